@@ -1,0 +1,35 @@
+"""The pure rules engine: values, rule sets found by name, turns in progress and games.
+
+No I/O, no clock, no randomness: dice come in as arguments.
+"""
+
+from .base import GameResult, Opening, RuleSet
+from .registry import get_rule_set, register, rule_set_names
+from .values import (
+    BAR,
+    BLACK,
+    CHECKERS,
+    OFF,
+    WHITE,
+    Colour,
+    IllegalPlayError,
+    Move,
+    Play,
+    Point,
+    Position,
+    PositionError,
+    Roll,
+    RulesError,
+    UnknownRuleSetError,
+)
+from . import trictrac as _trictrac  # noqa: F401  (registers trictrac, backgammon)
+from . import rally as _rally  # noqa: F401  (registers rally, rally-hitting)
+from .trictrac import Backgammon, Trictrac
+from .rally import Rally, RallyHitting
+
+__all__ = [
+    "BAR", "BLACK", "CHECKERS", "OFF", "WHITE", "Backgammon", "Colour", "GameResult",
+    "IllegalPlayError", "Move", "Opening", "Play", "Point", "Position", "PositionError",
+    "Rally", "RallyHitting", "Roll", "RuleSet", "RulesError", "Trictrac", "UnknownRuleSetError",
+    "get_rule_set", "register", "rule_set_names",
+]

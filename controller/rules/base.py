@@ -1,0 +1,348 @@
+"""The rule-set base class: legal plays, applying and taking back plays, scoring hooks.
+
+A rule set is a small immutable object (name and options).  Subclasses set class-level
+flags and override a few hooks (``_may_bear_off``, ``_play_allowed``, ``score``...), so a
+new game joins through the registry without touching the generator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, ClassVar, Mapping
+
+from . import state as st
+from .values import (
+    BAR,
+    BLACK,
+    CHECKERS,
+    OFF,
+    WHITE,
+    Colour,
+    IllegalPlayError,
+    Move,
+    Play,
+    Position,
+    PositionError,
+    Roll,
+    UnknownRuleSetError,
+)
+
+Path = tuple[Move, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """The outcome of the opening throws: who moves first, with which colour and roll.
+
+    ``winner`` is the index (0 or 1) of the player whose single die was higher;
+    ``first`` the colour that moves first; ``roll`` the first roll, or ``None`` when the
+    starter rolls afresh (the rally).
+    """
+
+    winner: int
+    first: Colour
+    roll: Roll | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """A finished game: the winner and the points won (before any cube)."""
+
+    winner: Colour
+    points: int
+    kind: str
+
+
+class RuleSet:
+    """One set of rules.  Instances are immutable and compare by name and options."""
+
+    name: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    OPTIONS: ClassVar[Mapping[str, bool]] = MappingProxyType({})
+    MIRRORED: ClassVar[bool] = True
+    """White's point p and Black's point 25 - p are the same physical point (trictrac)."""
+    HITTING: ClassVar[bool] = True
+    """A single opposing checker can be hit; otherwise any opposing checker closes a point."""
+    ENTER_ALL_FIRST: ClassVar[bool] = True
+    """Every checker on the bar must enter before any other checker moves."""
+    HAS_CUBE: ClassVar[bool] = False
+
+    __slots__ = ("_options",)
+
+    def __init__(self, **options: bool) -> None:
+        unknown = sorted(set(options) - set(self.OPTIONS))
+        if unknown:
+            known = ", ".join(sorted(self.OPTIONS)) or "none"
+            raise UnknownRuleSetError(f"rule set {self.name!r} has no option {unknown[0]!r} (options: {known})")
+        values = dict(self.OPTIONS)
+        for key, value in options.items():
+            if not isinstance(value, bool):
+                raise UnknownRuleSetError(f"option {key!r} of {self.name!r} is true or false, not {value!r}")
+            values[key] = value
+        self._options: Mapping[str, bool] = MappingProxyType(values)
+
+    # -- identity -------------------------------------------------------------------
+    @property
+    def options(self) -> Mapping[str, bool]:
+        """Every option of this rule set with its value."""
+        return self._options
+
+    def changed_options(self) -> dict[str, bool]:
+        """The options that differ from the defaults."""
+        return {k: v for k, v in self._options.items() if v != self.OPTIONS[k]}
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._options == other._options  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted(self._options.items()))))
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.changed_options().items())
+        return f"{type(self).__name__}({args})"
+
+    # -- positions ------------------------------------------------------------------
+    def start_position(self) -> Position:
+        """The position at the start of a game, White to move."""
+        raise NotImplementedError
+
+    def opponent_point(self, point: int) -> int:
+        """The opponent's own number for the physical point that is ``point`` for me."""
+        return 25 - point if self.MIRRORED else point
+
+    def validate(self, position: Position) -> Position:
+        """Return ``position`` if it is possible under these rules, else raise PositionError."""
+        for point in range(1, 25):
+            white = position.white[point]
+            black = position.black[self.opponent_point(point)]
+            if white and black:
+                raise PositionError(
+                    f"White's point {point} and Black's point {self.opponent_point(point)} are one point, "
+                    f"holding {white} white and {black} black checkers"
+                )
+        for colour in (WHITE, BLACK):
+            side = position.side(colour)
+            if side[OFF] == CHECKERS:
+                other = position.side(colour.opponent)
+                if other[OFF] == CHECKERS:
+                    raise PositionError("both players cannot have borne off all their checkers")
+        return position
+
+    def _pack(self, position: Position) -> int:
+        mover = position.side(position.turn)
+        return st.pack(mover, position.side(position.turn.opponent), self.MIRRORED)
+
+    def _unpack(self, state: int, mover: Colour) -> Position:
+        mine, theirs = st.unpack(state, self.MIRRORED)
+        if mover is WHITE:
+            return Position(mine, theirs, mover)
+        return Position(theirs, mine, mover)
+
+    # -- hooks ------------------------------------------------------------------------
+    def _may_bear_off(self, state: int, point: int, die: int) -> bool:
+        """May a checker on ``point`` (1-6) leave the board with ``die``?"""
+        raise NotImplementedError
+
+    def _entry_limit(self, roll: Roll) -> int | None:
+        """How many checkers one turn may enter, or None for no limit."""
+        return None
+
+    def _play_allowed(self, start: int, end: int) -> bool:
+        """May a play that turns ``start`` into ``end`` be made (entries, bans)?"""
+        return True
+
+    # -- the generator -----------------------------------------------------------------
+    def _moves(self, state: int, die: int, min_bar: int) -> list[tuple[Move, int]]:
+        """Every single move of ``die`` from ``state``, with the state it leaves.
+
+        Entries are allowed only while the bar holds more than ``min_bar`` checkers.
+        """
+        out: list[tuple[Move, int]] = []
+        unit = st.UNIT
+        shift = st.SHIFT
+        bar = (state >> st.BAR_SHIFT) & 15
+        if bar and self.ENTER_ALL_FIRST:
+            sources = st.UNIT[BAR]
+        else:
+            x = state & (st.BOARD_AND_BAR if bar > min_bar else st.BOARD)
+            sources = (x | x >> 1 | x >> 2 | x >> 3) & st.ONES
+        hitting = self.HITTING
+        moves = st.MOVES
+        while sources:
+            top = sources.bit_length() - 1
+            sources ^= 1 << top
+            point = top >> 2
+            to = point - die
+            if to > 0:
+                there = (state >> shift[26 + to]) & 15
+                if there == 0:
+                    out.append((moves[point][die][0], state - unit[point] + unit[to]))
+                elif there == 1 and hitting:
+                    out.append((moves[point][die][1],
+                                state - unit[point] + unit[to] - unit[26 + to] + st.OPP_BAR_UNIT))
+            elif self._may_bear_off(state, point, die):
+                out.append((moves[point][die][0], state - unit[point] + 1))
+        return out
+
+    def _final_plays(self, start: int, roll: Roll) -> tuple[int, dict[int, Path]]:
+        """The legal plays as ``(dice used, {end state: moves})``; ``(0, {})`` if the turn passes."""
+        limit = self._entry_limit(roll)
+        bar0 = (start >> st.BAR_SHIFT) & 15
+        min_bar = -1 if limit is None else bar0 - limit
+        allowed = self._play_allowed
+        if roll.is_double:
+            die = roll.first
+            levels: list[dict[int, Path]] = []
+            frontier: dict[int, Path] = {start: ()}
+            for _ in range(4):
+                nxt: dict[int, Path] = {}
+                for node, path in frontier.items():
+                    for move, child in self._moves(node, die, min_bar):
+                        if child not in nxt:
+                            nxt[child] = path + (move,)
+                if not nxt:
+                    break
+                levels.append(nxt)
+                frontier = nxt
+            for used in range(len(levels), 0, -1):
+                plays = {s: p for s, p in levels[used - 1].items() if allowed(start, s)}
+                if plays:
+                    return used, plays
+            return 0, {}
+        a, b = roll.first, roll.second
+        first: dict[tuple[int, int], Path] = {}
+        for die, rest in ((a, b), (b, a)):
+            for move, child in self._moves(start, die, min_bar):
+                key = (child, rest)
+                if key not in first:
+                    first[key] = (move,)
+        second: dict[int, Path] = {}
+        for (node, rest), path in first.items():
+            for move, child in self._moves(node, rest, min_bar):
+                if child not in second:
+                    second[child] = path + (move,)
+        plays = {s: p for s, p in second.items() if allowed(start, s)}
+        if plays:
+            return 2, plays
+        singles = [(s, p) for (s, _), p in first.items() if allowed(start, s)]
+        if not singles:
+            return 0, {}
+        high = roll.high
+        if any(p[0].die == high for _, p in singles):
+            singles = [(s, p) for s, p in singles if p[0].die == high]
+        return 1, dict(singles)
+
+    # -- public API ---------------------------------------------------------------------
+    def legal_plays(self, position: Position, roll: Roll) -> tuple[Play, ...]:
+        """Every legal play, one per distinct resulting position; empty when the turn passes."""
+        _, plays = self._final_plays(self._pack(position), roll)
+        return tuple(Play(path) for path in plays.values())
+
+    def legal_results(self, position: Position, roll: Roll) -> dict[Position, Play]:
+        """The legal plays keyed by the position each leaves (the opponent to move)."""
+        _, plays = self._final_plays(self._pack(position), roll)
+        mover = position.turn
+        return {self._unpack(s, mover).with_turn(mover.opponent): Play(p) for s, p in plays.items()}
+
+    def _step(self, state: int, move: Move, min_bar: int = -1) -> tuple[Move, int]:
+        """Apply one move by its origin and die, checking only that the checker may go there."""
+        for made, child in self._moves(state, move.die, min_bar):
+            if made.frm == move.frm:
+                if made.to != move.to:
+                    break
+                return made, child
+        raise IllegalPlayError(f"move {_describe(move)} is not possible here")
+
+    def apply(self, position: Position, play: Play) -> Position:
+        """The position after ``play`` (each move checked to be possible), opponent to move.
+
+        This checks every single move but not the dice-usage rule: see ``is_legal``.
+        """
+        state = self._pack(position)
+        for move in play.moves:
+            state = self._step(state, move)[1]
+        return self._unpack(state, position.turn).with_turn(position.turn.opponent)
+
+    def take_back(self, position: Position, play: Play) -> Position:
+        """Undo ``play``: the position before it, with its mover to move again."""
+        mover = position.turn.opponent
+        state = self._pack(position.with_turn(mover))
+        for move in reversed(play.moves):
+            if not (state >> st.SHIFT[move.to]) & 15:
+                raise IllegalPlayError(f"cannot take back {_describe(move)}: no checker on {move.to}")
+            state += st.UNIT[move.frm] - st.UNIT[move.to]
+            if move.hit:
+                if not (state >> st.SHIFT[26 + BAR]) & 15:
+                    raise IllegalPlayError(f"cannot take back the hit of {_describe(move)}: no checker to return")
+                state += st.UNIT[26 + move.to] - st.OPP_BAR_UNIT
+        return self.validate(self._unpack(state, mover))
+
+    def is_legal(self, position: Position, roll: Roll, play: Play) -> bool:
+        """Is ``play`` one of the legal plays for ``roll``?"""
+        return self.legal_play_for(position, roll, play) is not None
+
+    def legal_play_for(self, position: Position, roll: Roll, play: Play) -> Play | None:
+        """The canonical legal play that leaves the same position as ``play``, if any."""
+        start = self._pack(position)
+        used, plays = self._final_plays(start, roll)
+        if len(play.moves) != used:
+            return None
+        spare = list(roll.dice)
+        for die in play.dice_used:
+            if die not in spare:
+                return None
+            spare.remove(die)
+        state = start
+        try:
+            for move in play.moves:
+                state = self._step(state, move)[1]
+        except IllegalPlayError:
+            return None
+        found = plays.get(state)
+        return Play(found) if found is not None else None
+
+    def turn(self, position: Position, roll: Roll) -> "TurnInProgress":
+        """A turn in progress for ``roll`` from ``position``."""
+        from .turn import TurnInProgress
+
+        return TurnInProgress(self, position, roll)
+
+    # -- end of game -------------------------------------------------------------------------
+    def result(self, position: Position) -> GameResult | None:
+        """The finished game's result, or None while it goes on."""
+        winner = position.winner()
+        if winner is None:
+            return None
+        points, kind = self.score(position, winner)
+        return GameResult(winner, points, kind)
+
+    def score(self, position: Position, winner: Colour) -> tuple[int, str]:
+        """Points won by ``winner`` in this final position, and the name of the win."""
+        raise NotImplementedError
+
+    def resolve_opening(self, first_die: int, second_die: int) -> Opening | None:
+        """Who starts, from the single dice thrown by player 0 and player 1; None to throw again.
+
+        Player 0 holds White unless the rules give White to the higher throw.
+        """
+        for die in (first_die, second_die):
+            if not isinstance(die, int) or not 1 <= die <= 6:
+                raise IllegalPlayError(f"a die shows 1 to 6, not {die!r}")
+        if first_die == second_die:
+            return None
+        winner = 0 if first_die > second_die else 1
+        return self._opening(winner, Roll(first_die, second_die) if winner == 0 else Roll(second_die, first_die))
+
+    def _opening(self, winner: int, roll: Roll) -> Opening:
+        return Opening(winner, WHITE if winner == 0 else BLACK, roll)
+
+    def options_json(self) -> dict[str, Any]:
+        """The options differing from the defaults, as the interchange JSON stores them."""
+        return self.changed_options()
+
+
+def _describe(move: Move) -> str:
+    frm = "bar" if move.frm == BAR else str(move.frm)
+    to = "off" if move.to == OFF else str(move.to)
+    return f"{frm}/{to} (die {move.die})"

@@ -1,0 +1,90 @@
+"""Nardy Rally (Russian trictrac, RULES.md section 3) and its hitting variant (otvyazny)."""
+
+from __future__ import annotations
+
+from . import state as st
+from .base import Opening, RuleSet
+from .registry import register
+from .values import BAR, CHECKERS, OFF, WHITE, Colour, Position, Roll
+
+BLOCK = 6
+START_QUARTER = 19
+"""The lowest own point of the start quarter (track positions 1-6 are own points 24-19)."""
+
+_WINDOWS = tuple(st.low_bits(range(p, p + BLOCK)) if p <= 25 - BLOCK else 0 for p in range(25))
+"""``_WINDOWS[p]``: own points ``p`` to ``p + 5`` as an occupancy mask."""
+
+
+@register
+class Rally(RuleSet):
+    """Both players enter from the pool and race the same track; no hitting; blockade bans."""
+
+    name = "rally"
+    description = "Nardy Rally (Russian trictrac): same track, compulsory entry, no hitting"
+    OPTIONS = {"bear_off_higher": False, "mars": False}
+    MIRRORED = False
+    HITTING = False
+    ENTER_ALL_FIRST = False
+    BLOCK_NEEDS_TWO = False
+    """A point counts as occupied for the blockade bans only with two or more checkers."""
+
+    __slots__ = ()
+
+    def start_position(self) -> Position:
+        return Position.from_counts({}, {}, turn=WHITE, white_bar=CHECKERS, black_bar=CHECKERS)
+
+    def _may_bear_off(self, state: int, point: int, die: int) -> bool:
+        if point == die:
+            return True
+        # RULES.md 3.2 option and 3.4.8: a higher die from the highest point, nothing behind
+        return self._options["bear_off_higher"] and not state & st.ABOVE_ALL[point]
+
+    def _entry_limit(self, roll: Roll) -> int:
+        return 2 if roll.is_double else 1
+
+    def forbidden_blocks(self, state: int) -> int:
+        """The forbidden six-blocks the mover holds, as a bit per lowest own point.
+
+        Bit 19 is the start quarter (ban a); bit p a block p..p+5 with no opposing checker
+        on the board on an own point below p (ban b, RULES.md 3.4.4).
+        """
+        occupied = st.occupied(state, self.BLOCK_NEEDS_TWO)
+        if occupied.bit_count() < BLOCK:
+            return 0
+        found = 0
+        for low in range(1, 25 - BLOCK + 1):
+            window = _WINDOWS[low]
+            if occupied & window == window and (low == START_QUARTER or not state & st.OPP_BELOW[low]):
+                found |= 1 << low
+        return found
+
+    def _play_allowed(self, start: int, end: int) -> bool:
+        if (start >> st.BAR_SHIFT) & 15 and (end >> st.BAR_SHIFT) & 15 == (start >> st.BAR_SHIFT) & 15:
+            return False  # RULES.md 3.2: entering is compulsory while the pool holds checkers
+        made = self.forbidden_blocks(end)
+        return not made or not made & ~self.forbidden_blocks(start)
+
+    def _opening(self, winner: int, roll: Roll) -> Opening:
+        # RULES.md 3.1 (interpretation): the starter rolls both dice afresh
+        return Opening(winner, WHITE if winner == 0 else WHITE.opponent, None)
+
+    def score(self, position: Position, winner: Colour) -> tuple[int, str]:
+        loser = position.side(winner.opponent)
+        if self._options["mars"] and not loser[OFF]:
+            return 2, "mars"
+        return 1, "single"
+
+
+@register
+class RallyHitting(Rally):
+    """The otvyazny variant: a lone checker is hit back to its owner's pool."""
+
+    name = "rally-hitting"
+    description = "Nardy Rally with hitting (otvyazny): a blot is sent back to the pool"
+    HITTING = True
+    BLOCK_NEEDS_TWO = True
+
+    __slots__ = ()
+
+
+__all__ = ["Rally", "RallyHitting", "BAR"]

@@ -1,0 +1,95 @@
+"""The packed board the move generator works on: one int, four bits per count.
+
+The generator sees the board from the mover's side.  Field ``i`` (bits ``4i``..``4i+3``)
+holds, for ``i`` in 0-25, the mover's count on own point ``i`` (0 off, 25 bar); for ``i`` in
+26-51, the opponent's count on the mover's point ``i - 26`` (26 the opponent's tray, 51 the
+opponent's bar).  A move is then two additions and bear-off or blockade tests are single
+masks, which keeps legal-play generation within the Raspberry Pi's budget.
+"""
+
+from __future__ import annotations
+
+from .values import BAR, Move
+
+BITS = 4
+NIBBLE = 15
+OPP = 26
+"""Field offset of the opponent's counts."""
+
+UNIT = tuple(1 << (BITS * i) for i in range(52))
+"""``UNIT[i]``: one checker in field ``i``."""
+
+SHIFT = tuple(BITS * i for i in range(52))
+
+
+def mask(fields: range | list[int] | tuple[int, ...]) -> int:
+    """All four bits of every field listed."""
+    total = 0
+    for i in fields:
+        total |= NIBBLE << (BITS * i)
+    return total
+
+
+def low_bits(fields: range | list[int] | tuple[int, ...]) -> int:
+    """The lowest bit of every field listed (the shape of an occupancy mask)."""
+    total = 0
+    for i in fields:
+        total |= 1 << (BITS * i)
+    return total
+
+
+BOARD = mask(range(1, 25))
+"""The mover's points 1-24."""
+BOARD_AND_BAR = mask(range(1, 26))
+ONES = low_bits(range(0, 26))
+BAR_SHIFT = SHIFT[BAR]
+OPP_BAR_UNIT = UNIT[OPP + BAR]
+OUTSIDE_HOME = mask(range(7, 26))
+"""The mover's checkers not yet home (points 7-24 and the bar)."""
+ABOVE_IN_HOME = tuple(mask(range(p + 1, 7)) for p in range(7))
+"""``ABOVE_IN_HOME[p]``: the mover's home points higher than ``p``."""
+ABOVE_ALL = tuple(mask(range(p + 1, 26)) for p in range(7))
+"""``ABOVE_ALL[p]``: every mover field higher than ``p``, bar or pool included."""
+OPP_BELOW = tuple(mask(range(OPP + 1, OPP + p)) for p in range(25))
+"""``OPP_BELOW[p]``: opponent checkers on the mover's points 1 to ``p - 1``."""
+
+MOVES: tuple[tuple[tuple[Move, Move], ...], ...] = tuple(
+    tuple((Move(p, max(p - d, 0), d, False), Move(p, max(p - d, 0), d, True)) for d in range(7))
+    for p in range(26)
+)
+"""Every single move as one shared value: ``MOVES[from][die][hit]`` (die 0 unused)."""
+
+
+def occupied(state: int, at_least_two: bool = False) -> int:
+    """The mover's points 1-25 holding a checker (or two), as the low bit of each field."""
+    x = state & BOARD_AND_BAR
+    if at_least_two:
+        return (x >> 1 | x >> 2 | x >> 3) & ONES
+    return (x | x >> 1 | x >> 2 | x >> 3) & ONES
+
+
+def count(state: int, field: int) -> int:
+    """The count stored in ``field``."""
+    return (state >> SHIFT[field]) & NIBBLE
+
+
+def pack(mover: tuple[int, ...], opponent: tuple[int, ...], mirrored: bool) -> int:
+    """The packed board of a position seen by ``mover`` (both sides in own numbering)."""
+    state = 0
+    for i in range(26):
+        state |= mover[i] << SHIFT[i]
+    state |= opponent[0] << SHIFT[OPP] | opponent[BAR] << SHIFT[OPP + BAR]
+    for p in range(1, 25):
+        state |= opponent[25 - p if mirrored else p] << SHIFT[OPP + p]
+    return state
+
+
+def unpack(state: int, mirrored: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The mover's and the opponent's sides, each in its own numbering."""
+    mover = tuple((state >> SHIFT[i]) & NIBBLE for i in range(26))
+    opponent = [0] * 26
+    opponent[0] = (state >> SHIFT[OPP]) & NIBBLE
+    opponent[BAR] = (state >> SHIFT[OPP + BAR]) & NIBBLE
+    for p in range(1, 25):
+        opponent[25 - p if mirrored else p] = (state >> SHIFT[OPP + p]) & NIBBLE
+    return mover, tuple(opponent)
