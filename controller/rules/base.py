@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Mapping
 
 from . import state as st
+from .geometry import Geometry, trictrac_geometry
 from .values import (
     BAR,
     BLACK,
@@ -106,6 +107,12 @@ class RuleSet:
     def start_position(self) -> Position:
         """The position at the start of a game, White to move."""
         raise NotImplementedError
+
+    def geometry(self, start_quarter: str | None = None) -> Geometry:
+        """Where each colour's own points lie on the physical board."""
+        if start_quarter is not None:
+            raise UnknownRuleSetError(f"{self.name} has no start quarter to choose")
+        return trictrac_geometry()
 
     def opponent_point(self, point: int) -> int:
         """The opponent's own number for the physical point that is ``point`` for me."""
@@ -252,7 +259,7 @@ class RuleSet:
                 if made.to != move.to:
                     break
                 return made, child
-        raise IllegalPlayError(f"move {_describe(move)} is not possible here")
+        raise IllegalPlayError(f"move {move} (die {move.die}) is not possible here")
 
     def apply(self, position: Position, play: Play) -> Position:
         """The position after ``play`` (each move checked to be possible), opponent to move.
@@ -270,11 +277,11 @@ class RuleSet:
         state = self._pack(position.with_turn(mover))
         for move in reversed(play.moves):
             if not (state >> st.SHIFT[move.to]) & 15:
-                raise IllegalPlayError(f"cannot take back {_describe(move)}: no checker on {move.to}")
+                raise IllegalPlayError(f"cannot take back {move}: no checker on {move.to}")
             state += st.UNIT[move.frm] - st.UNIT[move.to]
             if move.hit:
                 if not (state >> st.SHIFT[26 + BAR]) & 15:
-                    raise IllegalPlayError(f"cannot take back the hit of {_describe(move)}: no checker to return")
+                    raise IllegalPlayError(f"cannot take back the hit of {move}: no checker to return")
                 state += st.UNIT[26 + move.to] - st.OPP_BAR_UNIT
         return self.validate(self._unpack(state, mover))
 
@@ -288,6 +295,8 @@ class RuleSet:
         used, plays = self._final_plays(start, roll)
         if len(play.moves) != used:
             return None
+        if used == 0:
+            return Play()
         spare = list(roll.dice)
         for die in play.dice_used:
             if die not in spare:
@@ -341,8 +350,3 @@ class RuleSet:
         """The options differing from the defaults, as the interchange JSON stores them."""
         return self.changed_options()
 
-
-def _describe(move: Move) -> str:
-    frm = "bar" if move.frm == BAR else str(move.frm)
-    to = "off" if move.to == OFF else str(move.to)
-    return f"{frm}/{to} (die {move.die})"

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from . import state as st
 from .base import Opening, RuleSet
+from .geometry import Geometry, rally_geometry
 from .registry import register
 from .values import BAR, CHECKERS, OFF, WHITE, Colour, Position, Roll
 
+DEFAULT_QUARTER = "I-VI"
+"""The start quarter when none is chosen: White's trictrac route, I -> XII -> 12 -> 1."""
 BLOCK = 6
 START_QUARTER = 19
 """The lowest own point of the start quarter (track positions 1-6 are own points 24-19)."""
@@ -32,6 +35,9 @@ class Rally(RuleSet):
 
     def start_position(self) -> Position:
         return Position.from_counts({}, {}, turn=WHITE, white_bar=CHECKERS, black_bar=CHECKERS)
+
+    def geometry(self, start_quarter: str | None = None) -> Geometry:
+        return rally_geometry(start_quarter or DEFAULT_QUARTER)
 
     def _may_bear_off(self, state: int, point: int, die: int) -> bool:
         if point == die:

@@ -129,6 +129,11 @@ class Move(NamedTuple):
         """The checker leaves the board."""
         return self.to == OFF
 
+    def __str__(self) -> str:
+        frm = "bar" if self.frm == BAR else str(self.frm)
+        to = "off" if self.to == OFF else str(self.to)
+        return f"{frm}/{to}{'*' if self.hit else ''}"
+
 
 @dataclass(frozen=True, slots=True)
 class Play:
