@@ -160,10 +160,11 @@ class RuleSet:
         return True
 
     # -- the generator -----------------------------------------------------------------
-    def _moves(self, state: int, die: int, min_bar: int) -> list[tuple[Move, int]]:
+    def _moves(self, state: int, die: int, min_bar: int, top: int = BAR) -> list[tuple[Move, int]]:
         """Every single move of ``die`` from ``state``, with the state it leaves.
 
-        Entries are allowed only while the bar holds more than ``min_bar`` checkers.
+        Entries are allowed only while the bar holds more than ``min_bar`` checkers; only
+        checkers on points up to ``top`` move (doubles are generated high point first).
         """
         out: list[tuple[Move, int]] = []
         unit = st.UNIT
@@ -173,7 +174,7 @@ class RuleSet:
             sources = st.UNIT[BAR]
         else:
             x = state & (st.BOARD_AND_BAR if bar > min_bar else st.BOARD)
-            sources = (x | x >> 1 | x >> 2 | x >> 3) & st.ONES
+            sources = (x | x >> 1 | x >> 2 | x >> 3) & st.ONES & st.UP_TO[top]
         hitting = self.HITTING
         moves = st.MOVES
         while sources:
@@ -199,14 +200,19 @@ class RuleSet:
         min_bar = -1 if limit is None else bar0 - limit
         allowed = self._play_allowed
         if roll.is_double:
+            # With one die size the moves of a play can always be ordered from the highest
+            # origin down (a move never opens the way for a checker above it), so each
+            # state only tries origins up to the last one used on the way to it.
             die = roll.first
             levels: list[dict[int, Path]] = []
             frontier: dict[int, Path] = {start: ()}
             for _ in range(4):
                 nxt: dict[int, Path] = {}
                 for node, path in frontier.items():
-                    for move, child in self._moves(node, die, min_bar):
-                        if child not in nxt:
+                    top = path[-1].frm if path else BAR
+                    for move, child in self._moves(node, die, min_bar, top):
+                        known = nxt.get(child)
+                        if known is None or known[-1].frm < move.frm:
                             nxt[child] = path + (move,)
                 if not nxt:
                     break

@@ -42,6 +42,8 @@ BOARD = mask(range(1, 25))
 """The mover's points 1-24."""
 BOARD_AND_BAR = mask(range(1, 26))
 ONES = low_bits(range(0, 26))
+UP_TO = tuple((1 << (BITS * (p + 1))) - 1 for p in range(26))
+"""``UP_TO[p]``: every field from 0 to ``p``."""
 BAR_SHIFT = SHIFT[BAR]
 OPP_BAR_UNIT = UNIT[OPP + BAR]
 OUTSIDE_HOME = mask(range(7, 26))

@@ -135,17 +135,10 @@ class Move(NamedTuple):
         return f"{frm}/{to}{'*' if self.hit else ''}"
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(NamedTuple):
     """A whole turn: the single moves in the order they are made (empty: the turn passes)."""
 
     moves: tuple[Move, ...] = ()
-
-    def __iter__(self) -> Iterator[Move]:
-        return iter(self.moves)
-
-    def __len__(self) -> int:
-        return len(self.moves)
 
     @property
     def dice_used(self) -> tuple[int, ...]:
