@@ -1,0 +1,1 @@
+"""MicroPython for the board's microcontroller; shares only the wire protocol with the Pi."""

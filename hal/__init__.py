@@ -1,0 +1,1 @@
+"""Hardware abstraction: the interfaces the controller talks to, and the drivers behind them."""

@@ -1,0 +1,1 @@
+"""Software stand-ins for the board, the dice, the lights and the players."""
