@@ -351,8 +351,3 @@ class RuleSet:
 
     def _opening(self, winner: int, roll: Roll) -> Opening:
         return Opening(winner, WHITE if winner == 0 else BLACK, roll)
-
-    def options_json(self) -> dict[str, Any]:
-        """The options differing from the defaults, as the interchange JSON stores them."""
-        return self.changed_options()
-

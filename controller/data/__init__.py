@@ -1,0 +1,1 @@
+"""Bundled data: the sample game record."""

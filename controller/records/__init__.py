@@ -1,0 +1,1 @@
+"""Game records: the plain-text match files the board writes and reads."""
