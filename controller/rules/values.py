@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterator, Mapping, NamedTuple
+from typing import Iterable, Mapping, NamedTuple
 
 Point = int
 """An own-point number 1-24, or ``BAR`` (25) / ``OFF`` (0)."""
@@ -135,10 +135,24 @@ class Move(NamedTuple):
         return f"{frm}/{to}{'*' if self.hit else ''}"
 
 
-class Play(NamedTuple):
-    """A whole turn: the single moves in the order they are made (empty: the turn passes)."""
+class Play(tuple[Move, ...]):
+    """A whole turn: the single moves in the order they are made (empty: the turn passes).
 
-    moves: tuple[Move, ...] = ()
+    A tuple of moves, so building thousands of candidate plays stays cheap.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, moves: Iterable[Move] = ()) -> Play:
+        return super().__new__(cls, moves)
+
+    def __repr__(self) -> str:
+        return f"Play({tuple.__repr__(self)})"
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The single moves, in order."""
+        return tuple(self)
 
     @property
     def dice_used(self) -> tuple[int, ...]:
