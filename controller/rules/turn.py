@@ -168,3 +168,127 @@ class TurnInProgress:
         while self._stack:
             self.pop()
 
+
+
+class TurnMap:
+    """Every board a turn may pass through on the way to a legal play, found by packed key.
+
+    The sensors see whole boards, not gestures: a snapshot is a legal state of the turn
+    when its packed key is here, whatever order the checkers were moved in.  Keys are the
+    ints of ``controller.rules.state`` (the mover's view); ``key_of`` makes one from the
+    counts a board shows, even counts no position allows (checkers in a hand, a hit checker
+    still on its point).
+    """
+
+    def __init__(self, rules: RuleSet, position: Position, roll: Roll) -> None:
+        self.rules = rules
+        self.position = rules.validate(position)
+        self.roll = roll
+        self.mover = position.turn
+        self.start = rules._pack(position)
+        self.dice_to_use, finals = rules._final_plays(self.start, roll)
+        self._finals = {state: Play(path) for state, path in finals.items()}
+        limit = rules._entry_limit(roll)
+        self._min_bar = -1 if limit is None else ((self.start >> st.BAR_SHIFT) & 15) - limit
+        all_dice = tuple(sorted(roll.dice, reverse=True))
+        edges: dict[Node, list[tuple[Move, Node]]] = {}
+        levels: list[list[Node]] = [[(self.start, all_dice)]]
+        for _ in range(self.dice_to_use):
+            nxt: dict[Node, None] = {}
+            for node in levels[-1]:
+                kids = self._children(node)
+                edges[node] = kids
+                for _, child in kids:
+                    nxt[child] = None
+            levels.append(list(nxt))
+        good = {node for node in levels[-1] if node[0] in self._finals}
+        for level in reversed(levels[:-1]):
+            for node in level:
+                if any(child in good for _, child in edges[node]):
+                    good.add(node)
+        self._edges = edges
+        self._good = good
+        self._states: dict[int, list[Node]] = {}
+        for node in good:
+            self._states.setdefault(node[0], []).append(node)
+
+    def _children(self, node: Node) -> list[tuple[Move, Node]]:
+        state, dice = node
+        out: list[tuple[Move, Node]] = []
+        for i, die in enumerate(dice):
+            if i and dice[i - 1] == die:
+                continue
+            rest = dice[:i] + dice[i + 1:]
+            for move, child in self.rules._moves(state, die, self._min_bar):
+                out.append((move, (child, rest)))
+        return out
+
+    # -- keys --------------------------------------------------------------------------------
+    def key_of(self, mover: tuple[int, ...] | list[int], opponent: tuple[int, ...] | list[int]) -> int:
+        """The packed key of a board showing these counts (own numbering, 26 each, <= 15)."""
+        return st.pack(tuple(mover), tuple(opponent), self.rules.MIRRORED)
+
+    def sides_of(self, key: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The mover's and the opponent's counts of a key, each in own numbering."""
+        return st.unpack(key, self.rules.MIRRORED)
+
+    def position_of(self, key: int) -> Position:
+        """The position a legal key stands for, the mover still to move."""
+        return self.rules._unpack(key, self.mover)
+
+    # -- queries --------------------------------------------------------------------------------
+    @property
+    def passes(self) -> bool:
+        """No legal play exists."""
+        return not self._finals
+
+    def __contains__(self, key: int) -> bool:
+        return key in self._states
+
+    def states(self) -> tuple[int, ...]:
+        """Every legal key of the turn (the start, every prefix, every complete play)."""
+        return tuple(self._states)
+
+    def is_complete(self, key: int) -> bool:
+        """Does this board show a complete legal play?"""
+        return key in self._finals
+
+    def play_to(self, key: int) -> Play:
+        """The legal play leading to a complete board."""
+        try:
+            return self._finals[key]
+        except KeyError:
+            raise IllegalPlayError("this board does not show a complete legal play") from None
+
+    def plays(self) -> tuple[Play, ...]:
+        """Every legal play, one per resulting position."""
+        return tuple(self._finals.values())
+
+    def next_moves(self, key: int) -> tuple[Move, ...]:
+        """The single moves that may come next from a legal board."""
+        seen: dict[Move, None] = {}
+        for node in self._states.get(key, ()):
+            for move, child in self._edges.get(node, ()):
+                if child in self._good:
+                    seen[move] = None
+        return tuple(seen)
+
+    def destinations(self, key: int, frm: Point) -> tuple[Point, ...]:
+        """Where a checker lifted from ``frm`` may end: each die and each sum of dice."""
+        found: dict[Point, None] = {}
+
+        def walk(node: Node, point: Point) -> None:
+            for move, child in self._edges.get(node, ()):
+                if move.frm == point and child in self._good:
+                    found[move.to] = None
+                    if move.to:
+                        walk(child, move.to)
+
+        for node in self._states.get(key, ()):
+            walk(node, frm)
+        return tuple(found)
+
+    def remaining_dice(self, key: int) -> tuple[int, ...]:
+        """The dice not yet used on the way to this board (the longest such list)."""
+        nodes = self._states.get(key, ())
+        return max((node[1] for node in nodes), key=len, default=())

@@ -1,0 +1,131 @@
+"""The board's configuration file (TOML): the game, the dice, the journal, the wiring.
+
+Every bad value is reported with the file and the key, e.g.
+``board.toml: game.grace: expected seconds between 0.1 and 10, got -1``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from hal.interfaces import DiceKind
+
+from .rules.base import RuleSet
+from .rules.geometry import QUARTERS
+from .rules.registry import get_rule_set
+from .rules.values import RulesError
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything ``trictrac run`` needs to know."""
+
+    rules: RuleSet = field(default_factory=lambda: get_rule_set("trictrac"))
+    quarter: str | None = None
+    match_length: int = 1
+    grace: float = 1.0
+    dice: DiceKind = DiceKind.TRAY
+    journal: Path | None = None
+    records: Path | None = None
+    gpio: Mapping[str, Any] | None = None
+    port: str | None = None
+    source: str = "<defaults>"
+
+
+_SECTIONS = {
+    "game": {"rules", "options", "quarter", "match_length", "grace"},
+    "dice": {"mode"},
+    "journal": {"path", "records"},
+    "gpio": None,  # checked by hal.gpio_config
+    "board": {"port"},
+}
+
+
+def load_config(path: Path | str) -> Config:
+    """Read and check a TOML configuration file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    return parse_config(data, str(path))
+
+
+def parse_config(data: Mapping[str, Any], source: str = "<config>") -> Config:
+    """Check a configuration mapping (as TOML gives it)."""
+
+    def fail(key: str, message: str) -> ConfigError:
+        return ConfigError(f"{source}: {key}: {message}")
+
+    for section, value in data.items():
+        if section not in _SECTIONS:
+            raise fail(section, f"unknown section (known: {', '.join(_SECTIONS)})")
+        if not isinstance(value, dict):
+            raise fail(section, "expected a table")
+        known = _SECTIONS[section]
+        if known is not None:
+            for key in value:
+                if key not in known:
+                    raise fail(f"{section}.{key}", f"unknown key (known: {', '.join(sorted(known))})")
+    game = data.get("game", {})
+    name = game.get("rules", "trictrac")
+    options = game.get("options", {})
+    if not isinstance(name, str):
+        raise fail("game.rules", f"expected a rule-set name, got {name!r}")
+    if not isinstance(options, dict):
+        raise fail("game.options", "expected a table of true/false options")
+    try:
+        rules = get_rule_set(name, options)
+    except RulesError as error:
+        raise fail("game.rules" if "unknown rule set" in str(error) else "game.options", str(error)) from None
+    quarter = game.get("quarter")
+    if quarter is not None:
+        if rules.MIRRORED:
+            raise fail("game.quarter", f"{rules.name} has no start quarter (only the rally has)")
+        if quarter not in QUARTERS:
+            raise fail("game.quarter", f"expected one of {', '.join(QUARTERS)}, got {quarter!r}")
+    match_length = game.get("match_length", 1)
+    if not isinstance(match_length, int) or isinstance(match_length, bool) or not 0 <= match_length <= 99:
+        raise fail("game.match_length", f"expected a whole number of points 0-99 (0: unlimited), got {match_length!r}")
+    grace = game.get("grace", 1.0)
+    if not isinstance(grace, (int, float)) or isinstance(grace, bool) or not 0.1 <= grace <= 10:
+        raise fail("game.grace", f"expected seconds between 0.1 and 10, got {grace!r}")
+    mode = data.get("dice", {}).get("mode", "tray")
+    try:
+        dice = DiceKind(mode)
+    except ValueError:
+        raise fail("dice.mode", f"expected one of {', '.join(k.value for k in DiceKind)}, got {mode!r}") from None
+    journal_section = data.get("journal", {})
+    journal = _path(journal_section.get("path"), "journal.path", fail)
+    records = _path(journal_section.get("records"), "journal.records", fail)
+    gpio = data.get("gpio")
+    if gpio is not None:
+        from hal.gpio_config import GpioConfig
+
+        try:
+            GpioConfig.from_mapping(gpio)
+        except ValueError as error:
+            raise ConfigError(f"{source}: {error}") from None
+    port = data.get("board", {}).get("port")
+    if port is not None and not isinstance(port, str):
+        raise fail("board.port", f"expected a device path or URL, got {port!r}")
+    return Config(rules, quarter, match_length, float(grace), dice, journal, records, gpio, port, source)
+
+
+def _path(value: Any, key: str, fail: Any) -> Path | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value:
+        raise fail(key, f"expected a file path, got {value!r}")
+    return Path(value).expanduser()

@@ -1,0 +1,577 @@
+"""The controller: an explicit state machine that follows the game from the sensors.
+
+``Controller.handle(event)`` takes one event (a settled snapshot, a roll, a button, a
+tick) and returns an ``Output``: the journal entries to make durable first, then the
+light frame, sounds and turn LED to show.  It does no I/O, starts no thread and reads no
+clock: time comes with the events.
+
+Phases: SETUP (lights guide the start position) -> OPENING (one die each) -> AWAIT_ROLL
+-> MOVING (tracking and guidance until a complete legal play and the next roll or Done)
+-> ... -> GAME_OVER -> SETUP of the next game of the match.  RESTORE guides the player
+back to a known position after a takeback or a resume.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from hal.interfaces import (
+    Button,
+    ButtonEvent,
+    DeviceEvent,
+    DiceEvent,
+    Event,
+    LightFrame,
+    SnapshotEvent,
+    Sound,
+    TickEvent,
+)
+from hal.zones import Checker
+
+from . import guidance
+from .notation.moves import format_play
+from .notation.position_json import position_to_json
+from .rules.base import GameResult, RuleSet
+from .rules.game import Game, Match, TurnRecord
+from .rules.values import Colour, IllegalPlayError, Move, Play, Position, Roll
+from .rules.turn import TurnMap
+from .tracking import BoardReader, BoardReading, Kind, StillMap, Tracker, Verdict, checker_of
+
+JOURNAL_VERSION = 1
+
+
+class ResumeError(ValueError):
+    """A journal entry that does not follow from the ones before; ``index`` counts from 0."""
+
+    def __init__(self, message: str, index: int) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+class Phase(Enum):
+    """Where the game stands."""
+
+    SETUP = "setup"
+    OPENING = "opening"
+    AWAIT_ROLL = "await roll"
+    MOVING = "moving"
+    RESTORE = "restore"
+    GAME_OVER = "game over"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a game on the board is played with."""
+
+    rules: RuleSet
+    quarter: str | None = None
+    match_length: int = 1
+    grace: float = 1.0
+    """Seconds a wrong board must stand before the board warns."""
+
+
+@dataclass(frozen=True)
+class Output:
+    """What the controller asks for after one event: journal first, then lights and sounds."""
+
+    frame: LightFrame
+    sounds: tuple[Sound, ...] = ()
+    turn: Checker | None = None
+    journal: tuple[dict[str, Any], ...] = ()
+    log: tuple[str, ...] = ()
+    deadline: float | None = None
+    finished: GameResult | None = None
+    warned: bool = False
+    """A warning about a wrong board (an illegal move) began with this event."""
+
+
+@dataclass
+class _Turn:
+    """The turn under way."""
+
+    colour: Colour
+    roll: Roll
+    map: TurnMap
+    tracker: Tracker
+    last_legal: int
+
+
+@dataclass
+class _Restore:
+    """Guide the board back to ``target``, then go on as ``then`` says."""
+
+    target: Position
+    then: str  # "await" or "move"
+    roll: Roll | None = None
+
+
+@dataclass
+class _Wrong:
+    """A wrong board waiting out the grace time."""
+
+    key: tuple[Any, ...]
+    since: float
+
+
+@dataclass
+class Controller:
+    """Follows one match on the board; see the module docstring."""
+
+    settings: Settings
+    match: Match = field(init=False)
+    game: Game = field(init=False)
+    phase: Phase = field(init=False, default=Phase.SETUP)
+    reader: BoardReader = field(init=False)
+    _turn: _Turn | None = field(init=False, default=None)
+    _restore: _Restore | None = field(init=False, default=None)
+    _reading: BoardReading | None = field(init=False, default=None)
+    _verdict: Verdict | None = field(init=False, default=None)
+    _held_roll: Roll | None = field(init=False, default=None)
+    _wrong: _Wrong | None = field(init=False, default=None)
+    _warning: bool = field(init=False, default=False)
+    _frame: LightFrame = field(init=False, default_factory=LightFrame)
+    _message: str = field(init=False, default="")
+    _seq: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        rules = self.settings.rules
+        self.reader = BoardReader(rules, rules.geometry(self.settings.quarter))
+        self.match = Match(rules, self.settings.match_length)
+        self.game = self.match.new_game()
+
+    # -- entry points ----------------------------------------------------------------------
+    def begin(self, time: float) -> Output:
+        """The first output: a new match's journal header and the setup lights."""
+        entry = self._entry(
+            time,
+            "start",
+            rules=self.settings.rules.name,
+            options=self.settings.rules.changed_options(),
+            quarter=self.settings.quarter,
+            match_length=self.settings.match_length,
+            version=JOURNAL_VERSION,
+        )
+        return self._output(journal=(entry,), message="Set up the board for the start")
+
+    def handle(self, event: Event) -> Output:
+        """One event in, what to show out."""
+        if isinstance(event, SnapshotEvent):
+            return self._on_snapshot(event.time, self.reader.read(event.snapshot))
+        if isinstance(event, DiceEvent):
+            return self._on_dice(event)
+        if isinstance(event, ButtonEvent):
+            return self._on_button(event)
+        if isinstance(event, TickEvent):
+            return self._on_tick(event.time)
+        if isinstance(event, DeviceEvent):
+            note = f"{event.device}: {event.message}"
+            return self._output(log=(note,), message=note if not event.ok else None)
+        raise TypeError(f"not an event: {event!r}")
+
+    # -- snapshots ---------------------------------------------------------------------------
+    def _on_snapshot(self, time: float, reading: BoardReading) -> Output:
+        self._reading = reading
+        if self.phase in (Phase.SETUP, Phase.RESTORE, Phase.GAME_OVER):
+            return self._guide_restore(time)
+        tracker = self._tracker()
+        last = self._turn.last_legal if self._turn else None
+        verdict = tracker.judge(reading, last)
+        self._verdict = verdict
+        if verdict.is_legal:
+            self._wrong = None
+            self._warning = False
+            if self._turn is not None and verdict.key is not None:
+                self._turn.last_legal = verdict.key
+            if self.phase is Phase.MOVING and verdict.kind is Kind.COMPLETE:
+                assert self._turn is not None
+                plays = self._turn.map.play_to(verdict.key)  # type: ignore[arg-type]
+                if self._turn.map.position_of(verdict.key).winner() is not None:  # type: ignore[arg-type]
+                    return self._end_turn(time, plays)
+                if self._held_roll is not None:
+                    roll, self._held_roll = self._held_roll, None
+                    return self._end_turn(time, plays, next_roll=roll)
+            if self.phase is Phase.AWAIT_ROLL and self._held_roll is not None:
+                roll, self._held_roll = self._held_roll, None
+                return self._start_turn(time, roll)
+            return self._output(frame=self._guidance())
+        if verdict.kind is Kind.WRONG:
+            key = (tracker.key(reading), verdict.fault, reading.mixed)
+            if self._wrong is None or self._wrong.key != key:
+                self._wrong = _Wrong(key, time)
+            return self._on_tick(time)
+        # a transient: checkers in hand, a hit on its way, a hand over the board
+        self._wrong = None
+        if self._warning:
+            return self._output()
+        return self._output(frame=self._guidance())
+
+    def _tracker(self) -> Tracker:
+        if self.phase is Phase.MOVING and self._turn is not None:
+            return self._turn.tracker
+        return Tracker(StillMap(self.settings.rules, self.game.position))
+
+    def _on_tick(self, time: float) -> Output:
+        wrong = self._wrong
+        if wrong is None or self._warning:
+            return self._output()
+        if time - wrong.since < self.settings.grace:
+            return self._output(deadline=wrong.since + self.settings.grace)
+        self._warning = True
+        message = self._wrong_message()
+        frame = guidance.warning_frame(self.reader, self._reading or self._legal_reading(), self._legal_reading(), message)
+        return self._output(frame=frame, sounds=(Sound.WARNING,), log=(message,), warned=True)
+
+    def _wrong_message(self) -> str:
+        verdict = self._verdict
+        if verdict is not None and verdict.fault is not None:
+            return f"Check the board: {verdict.fault.value}"
+        if self.phase is Phase.MOVING:
+            return "Illegal move: put the checker back"
+        who = self.game.turn.value.capitalize()
+        return f"Nothing may move now: {who} rolls first"
+
+    def _legal_reading(self) -> BoardReading:
+        """The last legal board, as counts."""
+        if self.phase is Phase.MOVING and self._turn is not None:
+            mover, opponent = self._turn.map.sides_of(self._turn.last_legal)
+            colour = self._turn.colour
+            white, black = (mover, opponent) if colour is Colour.WHITE else (opponent, mover)
+            return BoardReading(white, black)
+        return self.reader.position_reading(self.game.position)
+
+    def _guide_restore(self, time: float) -> Output:
+        """SETUP, RESTORE and GAME_OVER: lights until the board shows the target position."""
+        target = self._target()
+        reading = self._reading
+        assert reading is not None
+        wanted = self.reader.position_reading(target)
+        if not reading.unreadable and reading.white == wanted.white and reading.black == wanted.black:
+            if self.phase is Phase.SETUP:
+                self.phase = Phase.OPENING
+                return self._output(message=self._opening_message())
+            if self.phase is Phase.RESTORE:
+                return self._finish_restore(time)
+        if self.phase is Phase.GAME_OVER:
+            return self._output()
+        label = "Set up the board for the start" if self.phase is Phase.SETUP else "Put the checkers back as lit"
+        frame = guidance.restore_frame(self.reader, reading, wanted, label)
+        if self.phase is Phase.SETUP:
+            frame = LightFrame.of({**guidance.start_quarter_lights(self.settings.quarter), **dict(frame.lights)}, label)
+        return self._output(frame=frame)
+
+    def _target(self) -> Position:
+        if self.phase is Phase.RESTORE and self._restore is not None:
+            return self._restore.target
+        return self.game.position
+
+    def _finish_restore(self, time: float) -> Output:
+        restore = self._restore
+        assert restore is not None
+        self._restore = None
+        if restore.then == "move" and restore.roll is not None:
+            return self._start_turn(time, restore.roll, journal_roll=False)
+        self.phase = Phase.AWAIT_ROLL if self.game.opening is not None or self.game.history else Phase.OPENING
+        return self._output(message=self._await_message())
+
+    # -- dice ---------------------------------------------------------------------------------
+    def _on_dice(self, event: DiceEvent) -> Output:
+        time = event.time
+        if event.dice is None:
+            return self._output(log=("dice: no clear roll in the tray",), message="Throw the dice again")
+        a, b = event.dice
+        if self.phase is Phase.SETUP:
+            return self._output(message="Set up the board before rolling", sounds=(Sound.WARNING,))
+        if self.phase is Phase.OPENING:
+            return self._on_opening(time, a, b)
+        if self.phase is Phase.GAME_OVER:
+            return self._output(message="The game is over: press Done for the next game")
+        roll = Roll(a, b)
+        if self.phase is Phase.RESTORE:
+            return self._output(message="Put the checkers back first", sounds=(Sound.WARNING,))
+        if self.phase is Phase.AWAIT_ROLL:
+            if self._verdict is not None and self._verdict.kind is not Kind.LEGAL and self._verdict.kind is not Kind.COMPLETE:
+                self._held_roll = roll
+                return self._output(message=f"Roll {roll} held until the board is settled")
+            return self._start_turn(time, roll)
+        # MOVING: the next player's roll ends a complete play
+        verdict = self._verdict
+        turn = self._turn
+        assert turn is not None
+        if verdict is not None and verdict.kind is Kind.COMPLETE and verdict.key is not None:
+            return self._end_turn(time, turn.map.play_to(verdict.key), next_roll=roll)
+        if verdict is None and turn.map.is_complete(turn.last_legal):
+            return self._end_turn(time, turn.map.play_to(turn.last_legal), next_roll=roll)
+        self._held_roll = roll
+        if verdict is not None and verdict.kind in (Kind.IN_HAND, Kind.HIDDEN, Kind.HIT_PENDING):
+            return self._output(message=f"Roll {roll} held until the move is finished")
+        message = f"More must be played: {turn.colour.value} has not finished ({roll} held)"
+        return self._output(message=message, sounds=(Sound.WARNING,), log=(message,))
+
+    def _on_opening(self, time: float, a: int, b: int) -> Output:
+        opening = self.game.throw_opening(a, b)
+        if opening is None:
+            return self._output(message=f"Equal throws ({a}-{b}): throw again")
+        entry = self._entry(time, "opening", dice=[a, b])
+        who = "the first player" if opening.winner == 0 else "the second player"
+        if opening.roll is None:
+            self.phase = Phase.AWAIT_ROLL
+            message = f"{opening.first.value.capitalize()} ({who}) starts: roll both dice"
+            return self._output(journal=(entry,), message=message, sounds=(Sound.TURN,))
+        out = self._start_turn(time, opening.roll, journal_roll=False)
+        return self._combine((entry,), out)
+
+    # -- turns ---------------------------------------------------------------------------------
+    def _start_turn(self, time: float, roll: Roll, journal_roll: bool = True) -> Output:
+        colour = self.game.turn
+        turn_map = TurnMap(self.settings.rules, self.game.position, roll)
+        journal: list[dict[str, Any]] = []
+        if journal_roll:
+            journal.append(self._entry(time, "roll", colour=colour.value, roll=[roll.first, roll.second]))
+        if turn_map.passes:
+            record = self.game.play(roll, Play())
+            journal.append(self._turn_entry(time, record))
+            self.phase = Phase.AWAIT_ROLL
+            self._turn = None
+            self._verdict = None
+            message = f"{colour.value.capitalize()} cannot move with {roll}: the turn passes"
+            return self._output(
+                journal=tuple(journal), frame=guidance.pass_frame(colour, message), sounds=(Sound.TURN,), log=(message,)
+            )
+        self._turn = _Turn(colour, roll, turn_map, Tracker(turn_map), turn_map.start)
+        self.phase = Phase.MOVING
+        self._verdict = None
+        self._warning = False
+        self._wrong = None
+        if self._reading is not None:
+            self._verdict = self._turn.tracker.judge(self._reading, turn_map.start)
+        return self._output(journal=tuple(journal), frame=self._guidance(), sounds=(Sound.TURN,))
+
+    def _end_turn(self, time: float, play: Play, next_roll: Roll | None = None) -> Output:
+        turn = self._turn
+        assert turn is not None
+        try:
+            record = self.game.play(turn.roll, play)
+        except IllegalPlayError as error:  # cannot happen: the map only holds legal plays
+            raise AssertionError(f"tracker accepted an illegal play: {error}") from error
+        journal = [self._turn_entry(time, record)]
+        self._turn = None
+        self._verdict = None
+        result = self.game.result()
+        if result is not None:
+            self.match.finish_game()
+            self.phase = Phase.GAME_OVER
+            journal.append(
+                self._entry(time, "game-over", winner=result.winner.value, points=result.points, kind=result.kind)
+            )
+            message = self._score_message(result)
+            return self._output(
+                journal=tuple(journal),
+                frame=guidance.winner_frame(result.winner, message),
+                sounds=(Sound.GAME_OVER,),
+                log=(message,),
+                finished=result,
+            )
+        self.phase = Phase.AWAIT_ROLL
+        if next_roll is not None:
+            return self._combine(tuple(journal), self._start_turn(time, next_roll))
+        return self._output(journal=tuple(journal), message=self._await_message())
+
+    def _turn_entry(self, time: float, record: TurnRecord) -> dict[str, Any]:
+        return self._entry(
+            time,
+            "turn",
+            colour=record.colour.value,
+            roll=[record.roll.first, record.roll.second],
+            play=format_play(record.play, self.settings.rules),
+            moves=[[m.frm, m.to, m.die, m.hit] for m in record.play.moves],
+            after=position_to_json(self.settings.rules, record.after),
+        )
+
+    # -- buttons -----------------------------------------------------------------------------------
+    def _on_button(self, event: ButtonEvent) -> Output:
+        time = event.time
+        if event.button is Button.DONE:
+            if self.phase is Phase.GAME_OVER:
+                return self._next_game(time)
+            if self.phase is Phase.MOVING and self._turn is not None:
+                verdict = self._verdict
+                key = verdict.key if verdict is not None and verdict.kind is Kind.COMPLETE else None
+                if key is None and verdict is None and self._turn.map.is_complete(self._turn.last_legal):
+                    key = self._turn.last_legal
+                if key is not None:
+                    return self._end_turn(time, self._turn.map.play_to(key))
+                message = "More must be played before Done"
+                return self._output(message=message, sounds=(Sound.WARNING,), log=(message,))
+            return self._output(message=f"Done does nothing now ({self.phase.value})")
+        if event.button is Button.TAKEBACK:
+            return self._takeback(time)
+        if event.button is Button.ROLL:
+            return self._output(message="Roll the dice in the tray" if self.phase is not Phase.SETUP else "Set up first")
+        return self._output(message=self._status())
+
+    def _takeback(self, time: float) -> Output:
+        turns = self.game.turns()
+        if self.phase not in (Phase.MOVING, Phase.AWAIT_ROLL) or not turns:
+            return self._output(message="Nothing to take back", sounds=(Sound.WARNING,))
+        record = self.game.undo()
+        assert isinstance(record, TurnRecord)
+        self._turn = None
+        self._verdict = None
+        self._held_roll = None
+        self._warning = False
+        self._wrong = None
+        self.phase = Phase.RESTORE
+        self._restore = _Restore(record.before, "move", record.roll)
+        entry = self._entry(time, "takeback", colour=record.colour.value, roll=[record.roll.first, record.roll.second])
+        message = f"Take back {record.colour.value}'s {record.roll}: put the checkers back as lit"
+        out = self._guide_restore(time) if self._reading is not None else self._output(message=message)
+        return self._combine((entry,), out)
+
+    def _next_game(self, time: float) -> Output:
+        if self.match.winner() is not None:
+            return self._output(message=f"The match is over: {self.match.winner().value} wins")  # type: ignore[union-attr]
+        self.game = self.match.new_game()
+        self.phase = Phase.SETUP
+        entry = self._entry(time, "game", number=len(self.match.games))
+        out = self._guide_restore(time) if self._reading is not None else self._output(message="Set up the next game")
+        return self._combine((entry,), out)
+
+    # -- resume ----------------------------------------------------------------------------------------
+    def resume(self, entries: list[dict[str, Any]]) -> None:
+        """Rebuild the match from journal entries; raises ResumeError naming the first bad one."""
+        pending_roll: Roll | None = None
+        for index, entry in enumerate(entries):
+            kind = entry.get("type")
+            try:
+                if kind == "start":
+                    continue
+                if kind == "opening":
+                    a, b = entry["dice"]
+                    opening = self.game.throw_opening(int(a), int(b))
+                    if opening is None:
+                        raise ValueError("equal opening throws decide nothing")
+                    pending_roll = opening.roll
+                elif kind == "roll":
+                    pending_roll = Roll(*entry["roll"])
+                elif kind == "turn":
+                    roll = Roll(*entry["roll"])
+                    play = Play(tuple(Move(int(f), int(t), int(d), bool(h)) for f, t, d, h in entry["moves"]))
+                    if Colour(entry["colour"]) is not self.game.turn:
+                        raise ValueError(f"it was {self.game.turn.value}'s turn")
+                    self.game.play(roll, play)
+                    if position_to_json(self.settings.rules, self.game.position) != entry["after"]:
+                        raise ValueError("the position after the turn differs from the one journalled")
+                    pending_roll = None
+                elif kind == "takeback":
+                    record = self.game.undo()
+                    assert isinstance(record, TurnRecord)
+                    pending_roll = record.roll
+                elif kind == "game-over":
+                    self.match.finish_game()
+                    pending_roll = None
+                elif kind == "game":
+                    self.game = self.match.new_game()
+                    pending_roll = None
+                else:
+                    raise ValueError(f"unknown entry type {kind!r}")
+            except (KeyError, TypeError, ValueError, IllegalPlayError, AssertionError) as error:
+                raise ResumeError(f"journal entry {index + 1} ({kind}): {error}", index) from None
+            self._seq = max(self._seq, int(entry.get("seq", 0)))
+        game = self.game
+        if game.is_over:
+            self.phase = Phase.GAME_OVER
+        elif game.opening is None and not game.history:
+            self.phase = Phase.SETUP
+        else:
+            self.phase = Phase.RESTORE
+            self._restore = _Restore(game.position, "move" if pending_roll else "await", pending_roll)
+
+    # -- output -------------------------------------------------------------------------------------------
+    def _guidance(self) -> LightFrame:
+        """The lights for the current phase and the last verdict."""
+        turn = self._turn
+        if self.phase is not Phase.MOVING or turn is None:
+            return LightFrame.of(guidance.turn_lights(self.game.turn), self._await_message())
+        verdict = self._verdict
+        colour = turn.colour
+        key = verdict.key if verdict is not None and verdict.key is not None else turn.last_legal
+        if verdict is not None and verdict.kind is Kind.HIT_PENDING:
+            return guidance.hit_frame(
+                self.reader, colour, verdict.hits, f"Hit! Put the {colour.opponent.value} checker on its {self._waiting()}"
+            )
+        if verdict is not None and verdict.kind is Kind.IN_HAND and len(verdict.lifted) == 1:
+            frm = verdict.lifted[0]
+            targets = turn.map.destinations(key, frm)
+            return guidance.target_frame(self.reader, colour, frm, targets, f"{colour.value.capitalize()} {turn.roll}: put it on a lit point")
+        if turn.map.is_complete(key):
+            return LightFrame.of(
+                guidance.turn_lights(colour.opponent), f"{colour.value.capitalize()} has played: next roll or Done"
+            )
+        moves = turn.map.next_moves(key)
+        dice = "-".join(str(d) for d in turn.map.remaining_dice(key))
+        message = f"{colour.value.capitalize()} to play {dice}"
+        if any(move.to == 0 for move in moves):
+            message += " (bearing off)"
+        return guidance.source_frame(self.reader, colour, moves, message)
+
+    def _waiting(self) -> str:
+        return "bar" if self.settings.rules.MIRRORED else "pool"
+
+    def _await_message(self) -> str:
+        return f"{self.game.turn.value.capitalize()} to roll"
+
+    def _opening_message(self) -> str:
+        return "Each player throws one die (first die: the player on White's side)"
+
+    def _score_message(self, result: GameResult) -> str:
+        score = self.match.score
+        return (
+            f"{result.winner.value.capitalize()} wins {result.points} ({result.kind}); "
+            f"score White {score[Colour.WHITE]}, Black {score[Colour.BLACK]}"
+        )
+
+    def _status(self) -> str:
+        return f"{self.settings.rules.name}: {self.phase.value}, {self.game.turn.value} to play"
+
+    def _entry(self, time: float, kind: str, **data: Any) -> dict[str, Any]:
+        self._seq += 1
+        return {"seq": self._seq, "time": round(time, 3), "type": kind, **data}
+
+    def _output(
+        self,
+        *,
+        frame: LightFrame | None = None,
+        sounds: tuple[Sound, ...] = (),
+        journal: tuple[dict[str, Any], ...] = (),
+        log: tuple[str, ...] = (),
+        message: str | None = None,
+        deadline: float | None = None,
+        finished: GameResult | None = None,
+        warned: bool = False,
+    ) -> Output:
+        if frame is None:
+            frame = self._frame
+            if message is not None:
+                frame = LightFrame(frame.lights, message)
+        self._frame = frame
+        if deadline is None and self._wrong is not None and not self._warning:
+            deadline = self._wrong.since + self.settings.grace
+        turn = checker_of(self.game.turn) if self.phase in (Phase.AWAIT_ROLL, Phase.MOVING) else None
+        return Output(frame, sounds, turn, journal, log, deadline, finished, warned)
+
+    def _combine(self, journal: tuple[dict[str, Any], ...], out: Output) -> Output:
+        return Output(
+            out.frame, out.sounds, out.turn, journal + out.journal, out.log, out.deadline, out.finished, out.warned
+        )
+
+    @property
+    def warning(self) -> bool:
+        """Is the board warning about a wrong position now?"""
+        return self._warning
+
+    @property
+    def turn_in_progress(self) -> tuple[Colour, Roll] | None:
+        """Who is moving with which roll."""
+        return (self._turn.colour, self._turn.roll) if self._turn else None
