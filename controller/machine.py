@@ -535,9 +535,9 @@ class Controller:
     def _status(self) -> str:
         return f"{self.settings.rules.name}: {self.phase.value}, {self.game.turn.value} to play"
 
-    def _entry(self, time: float, kind: str, **data: Any) -> dict[str, Any]:
+    def _entry(self, time: float, entry_type: str, **data: Any) -> dict[str, Any]:
         self._seq += 1
-        return {"seq": self._seq, "time": round(time, 3), "type": kind, **data}
+        return {"seq": self._seq, "time": round(time, 3), "type": entry_type, **data}
 
     def _output(
         self,
