@@ -83,8 +83,10 @@ class Output:
     log: tuple[str, ...] = ()
     deadline: float | None = None
     finished: GameResult | None = None
-    warned: bool = False
-    """A warning about a wrong board (an illegal move) began with this event."""
+    warning: str | None = None
+    """A warning began with this event: ``illegal`` (a wrong board stood for the grace
+    time), ``fault`` (impossible counts stood), or ``more to play`` (a roll over an
+    unfinished play)."""
 
 
 @dataclass
@@ -108,6 +110,15 @@ class _Restore:
 
 
 @dataclass
+class _Held:
+    """A roll that came before the board was ready for it; used once the play is complete."""
+
+    roll: Roll
+    since: float
+    warned: bool = False
+
+
+@dataclass
 class _Wrong:
     """A wrong board waiting out the grace time."""
 
@@ -128,7 +139,7 @@ class Controller:
     _restore: _Restore | None = field(init=False, default=None)
     _reading: BoardReading | None = field(init=False, default=None)
     _verdict: Verdict | None = field(init=False, default=None)
-    _held_roll: Roll | None = field(init=False, default=None)
+    _held: _Held | None = field(init=False, default=None)
     _wrong: _Wrong | None = field(init=False, default=None)
     _warning: bool = field(init=False, default=False)
     _frame: LightFrame = field(init=False, default_factory=LightFrame)
@@ -189,11 +200,11 @@ class Controller:
                 plays = self._turn.map.play_to(verdict.key)  # type: ignore[arg-type]
                 if self._turn.map.position_of(verdict.key).winner() is not None:  # type: ignore[arg-type]
                     return self._end_turn(time, plays)
-                if self._held_roll is not None:
-                    roll, self._held_roll = self._held_roll, None
+                if self._held is not None:
+                    roll, self._held = self._held.roll, None
                     return self._end_turn(time, plays, next_roll=roll)
-            if self.phase is Phase.AWAIT_ROLL and self._held_roll is not None:
-                roll, self._held_roll = self._held_roll, None
+            if self.phase is Phase.AWAIT_ROLL and self._held is not None:
+                roll, self._held = self._held.roll, None
                 return self._start_turn(time, roll)
             return self._output(frame=self._guidance())
         if verdict.kind is Kind.WRONG:
@@ -213,15 +224,22 @@ class Controller:
         return Tracker(StillMap(self.settings.rules, self.game.position))
 
     def _on_tick(self, time: float) -> Output:
+        grace = self.settings.grace
         wrong = self._wrong
-        if wrong is None or self._warning:
-            return self._output()
-        if time - wrong.since < self.settings.grace:
-            return self._output(deadline=wrong.since + self.settings.grace)
-        self._warning = True
-        message = self._wrong_message()
-        frame = guidance.warning_frame(self.reader, self._reading or self._legal_reading(), self._legal_reading(), message)
-        return self._output(frame=frame, sounds=(Sound.WARNING,), log=(message,), warned=True)
+        if wrong is not None and not self._warning and time - wrong.since >= grace:
+            self._warning = True
+            message = self._wrong_message()
+            legal = self._legal_reading()
+            frame = guidance.warning_frame(self.reader, self._reading or legal, legal, message)
+            reason = "fault" if self._verdict is not None and self._verdict.fault else "illegal"
+            return self._output(frame=frame, sounds=(Sound.WARNING,), log=(message,), warning=reason)
+        held = self._held
+        if held is not None and not held.warned and self.phase is Phase.MOVING and time - held.since >= grace:
+            held.warned = True
+            assert self._turn is not None
+            message = f"More must be played: {self._turn.colour.value} has not finished ({held.roll} held)"
+            return self._output(message=message, sounds=(Sound.WARNING,), log=(message,), warning="more to play")
+        return self._output()
 
     def _wrong_message(self) -> str:
         verdict = self._verdict
@@ -291,8 +309,8 @@ class Controller:
         if self.phase is Phase.RESTORE:
             return self._output(message="Put the checkers back first", sounds=(Sound.WARNING,))
         if self.phase is Phase.AWAIT_ROLL:
-            if self._verdict is not None and self._verdict.kind is not Kind.LEGAL and self._verdict.kind is not Kind.COMPLETE:
-                self._held_roll = roll
+            if self._verdict is not None and not self._verdict.is_legal:
+                self._held = _Held(roll, time, warned=True)
                 return self._output(message=f"Roll {roll} held until the board is settled")
             return self._start_turn(time, roll)
         # MOVING: the next player's roll ends a complete play
@@ -303,11 +321,9 @@ class Controller:
             return self._end_turn(time, turn.map.play_to(verdict.key), next_roll=roll)
         if verdict is None and turn.map.is_complete(turn.last_legal):
             return self._end_turn(time, turn.map.play_to(turn.last_legal), next_roll=roll)
-        self._held_roll = roll
-        if verdict is not None and verdict.kind in (Kind.IN_HAND, Kind.HIDDEN, Kind.HIT_PENDING):
-            return self._output(message=f"Roll {roll} held until the move is finished")
-        message = f"More must be played: {turn.colour.value} has not finished ({roll} held)"
-        return self._output(message=message, sounds=(Sound.WARNING,), log=(message,))
+        if self._held is None or self._held.roll != roll:
+            self._held = _Held(roll, time)
+        return self._output(message=f"Roll {roll} held until {turn.colour.value} has finished")
 
     def _on_opening(self, time: float, a: int, b: int) -> Output:
         opening = self.game.throw_opening(a, b)
@@ -403,7 +419,7 @@ class Controller:
                 if key is not None:
                     return self._end_turn(time, self._turn.map.play_to(key))
                 message = "More must be played before Done"
-                return self._output(message=message, sounds=(Sound.WARNING,), log=(message,))
+                return self._output(message=message, sounds=(Sound.WARNING,), log=(message,), warning="more to play")
             return self._output(message=f"Done does nothing now ({self.phase.value})")
         if event.button is Button.TAKEBACK:
             return self._takeback(time)
@@ -419,7 +435,7 @@ class Controller:
         assert isinstance(record, TurnRecord)
         self._turn = None
         self._verdict = None
-        self._held_roll = None
+        self._held = None
         self._warning = False
         self._wrong = None
         self.phase = Phase.RESTORE
@@ -549,21 +565,30 @@ class Controller:
         message: str | None = None,
         deadline: float | None = None,
         finished: GameResult | None = None,
-        warned: bool = False,
+        warning: str | None = None,
     ) -> Output:
         if frame is None:
             frame = self._frame
             if message is not None:
                 frame = LightFrame(frame.lights, message)
         self._frame = frame
-        if deadline is None and self._wrong is not None and not self._warning:
-            deadline = self._wrong.since + self.settings.grace
+        if deadline is None:
+            deadline = self._next_deadline()
         turn = checker_of(self.game.turn) if self.phase in (Phase.AWAIT_ROLL, Phase.MOVING) else None
-        return Output(frame, sounds, turn, journal, log, deadline, finished, warned)
+        return Output(frame, sounds, turn, journal, log, deadline, finished, warning)
+
+    def _next_deadline(self) -> float | None:
+        """When a grace time runs out, if one is running."""
+        times = []
+        if self._wrong is not None and not self._warning:
+            times.append(self._wrong.since + self.settings.grace)
+        if self._held is not None and not self._held.warned and self.phase is Phase.MOVING:
+            times.append(self._held.since + self.settings.grace)
+        return min(times) if times else None
 
     def _combine(self, journal: tuple[dict[str, Any], ...], out: Output) -> Output:
         return Output(
-            out.frame, out.sounds, out.turn, journal + out.journal, out.log, out.deadline, out.finished, out.warned
+            out.frame, out.sounds, out.turn, journal + out.journal, out.log, out.deadline, out.finished, out.warning
         )
 
     @property

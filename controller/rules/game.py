@@ -76,7 +76,7 @@ class Game:
     def play(self, roll: Roll, play: Play) -> TurnRecord:
         """Play one turn; an empty play passes, and is legal only when nothing can be played."""
         self._check_open()
-        if self.pending_roll is not None and roll != self.pending_roll:
+        if self.pending_roll is not None and sorted(roll.dice) != sorted(self.pending_roll.dice):
             raise IllegalPlayError(f"the first roll is {self.pending_roll}, not {roll}")
         canonical = self.rules.legal_play_for(self.position, roll, play)
         if canonical is None:
