@@ -21,7 +21,7 @@ from .rules import state as st
 from .rules.base import RuleSet
 from .rules.geometry import Geometry
 from .rules.turn import TurnMap
-from .rules.values import BAR, CHECKERS, OFF, Colour, Position
+from .rules.values import BAR, CHECKERS, OFF, Colour, Move, Position
 
 MAX_ENUMERATED_IN_HAND = 2
 """Checkers in hand tried zone by zone; more are matched by a slower scan."""
@@ -161,6 +161,10 @@ class StillMap:
         """The one legal key."""
         return (self.start,)
 
+    def next_moves(self, key: int) -> tuple[Move, ...]:
+        """Nothing may move between turns."""
+        return ()
+
 
 class Kind(Enum):
     """What a snapshot shows."""
@@ -222,7 +226,7 @@ class Tracker:
         if not mover_missing and not opponent_missing and not reading.mixed:
             if key in turn_map:
                 return Verdict(Kind.COMPLETE if turn_map.is_complete(key) else Kind.LEGAL, key)
-            return Verdict(Kind.WRONG)
+            return self._hit_ahead(key, 0, 0, last_legal)
         # a hit checker still standing on the point the mover took
         mover_side = reading.side(self.mover)
         opponent_mine = [(key >> st.SHIFT[st.OPP + p]) & 15 for p in range(25)]
@@ -241,6 +245,21 @@ class Tracker:
         if found is not None:
             # an opposing checker missing is a hit checker in a hand, on its way to the bar
             return Verdict(Kind.HIT_PENDING if opponent_missing else Kind.IN_HAND, found[0], found[1])
+        return self._hit_ahead(key, mover_missing, opponent_missing, last_legal)
+
+    def _hit_ahead(self, key: int, mover_missing: int, opponent_missing: int, last_legal: int | None) -> Verdict:
+        """The blot taken off first, the hitting checker still on its way (or in the hand)."""
+        if last_legal is None:
+            return Verdict(Kind.WRONG)
+        base = key + st.OPP_BAR_UNIT * opponent_missing
+        for move in self.map.next_moves(last_legal):
+            if not move.hit:
+                continue
+            ahead = last_legal - st.UNIT[st.OPP + move.to] + st.OPP_BAR_UNIT
+            if mover_missing == 0 and base == ahead:
+                return Verdict(Kind.HIT_PENDING, last_legal, (), (move.to,))
+            if mover_missing == 1 and base + st.UNIT[move.frm] == ahead:
+                return Verdict(Kind.HIT_PENDING, last_legal, (move.frm,), (move.to,))
         return Verdict(Kind.WRONG)
 
     def _with_hand(

@@ -1,0 +1,305 @@
+"""Simulated players: who chooses which play, and how a hand performs it on the board.
+
+A strategy (random, greedy, scripted from a record) chooses the play; ``Hand`` performs
+it checker by checker like a person: hesitating with a checker in hand, lifting the wrong
+checker and putting it back, sliding along points, carrying a hit checker to the bar or
+pool, taking a move back within the turn, and at a set rate trying an illegal move and
+correcting it once the board warns.  Every step is a generator that yields how many
+seconds of virtual time pass before the next.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Callable, Generator, Iterator, Protocol
+
+from controller.notation.moves import parse_play
+from controller.records.matfile import MatchRecord, Turn
+from controller.rules.base import RuleSet
+from controller.rules.turn import TurnMap
+from controller.rules.values import BAR, OFF, Colour, Move, Play, Position, Roll
+from controller.tracking import BoardReader, checker_of
+from hal.interfaces import Sound
+from hal.zones import LINES, WAITING, Zone
+
+from .board import PhysicalBoard, neighbours
+
+Steps = Generator[float, None, None]
+"""A performance: yields the seconds to wait before its next action."""
+
+
+class Strategy(Protocol):
+    """Chooses a roll (scripted players) and a play."""
+
+    name: str
+
+    def roll(self, rng: random.Random) -> Roll: ...
+
+    def choose(self, rules: RuleSet, position: Position, roll: Roll, plays: tuple[Play, ...], rng: random.Random) -> Play: ...
+
+
+def random_roll(rng: random.Random) -> Roll:
+    """Two fair dice."""
+    return Roll(rng.randint(1, 6), rng.randint(1, 6))
+
+
+class RandomPlayer:
+    """Any legal play, uniformly."""
+
+    name = "random"
+
+    def roll(self, rng: random.Random) -> Roll:
+        return random_roll(rng)
+
+    def choose(self, rules: RuleSet, position: Position, roll: Roll, plays: tuple[Play, ...], rng: random.Random) -> Play:
+        return rng.choice(plays)
+
+
+class GreedyPlayer:
+    """The play that scores best at once: checkers off, hits, safe points, fewer blots, pips."""
+
+    name = "greedy"
+
+    def roll(self, rng: random.Random) -> Roll:
+        return random_roll(rng)
+
+    def choose(self, rules: RuleSet, position: Position, roll: Roll, plays: tuple[Play, ...], rng: random.Random) -> Play:
+        mover = position.turn
+
+        def score(play: Play) -> tuple[float, float]:
+            after = rules.apply(position, play)
+            mine, theirs = after.side(mover), after.side(mover.opponent)
+            blots = sum(1 for p in range(1, 25) if mine[p] == 1)
+            made = sum(1 for p in range(1, 25) if mine[p] >= 2)
+            value = 10 * mine[OFF] + 4 * theirs[BAR] + made - 2 * blots - 0.05 * after.pip_count(mover)
+            return value, rng.random()
+
+        return max(plays, key=score)
+
+
+class ScriptedPlayer:
+    """Plays the rolls and plays of a game record, in order."""
+
+    name = "scripted"
+
+    def __init__(self, turns: Iterator[Turn]) -> None:
+        self._turns = turns
+        self._current: Turn | None = None
+
+    def roll(self, rng: random.Random) -> Roll:
+        turn = next(self._turns)
+        if turn.roll is None:
+            raise ValueError(f"the record has a {turn.action} where a roll was expected")
+        self._current = turn
+        return turn.roll
+
+    def choose(self, rules: RuleSet, position: Position, roll: Roll, plays: tuple[Play, ...], rng: random.Random) -> Play:
+        assert self._current is not None
+        return parse_play(self._current.play, rules, position, roll)
+
+
+def scripted_pair(record: MatchRecord, game: int = 0) -> tuple[ScriptedPlayer, ScriptedPlayer, Colour]:
+    """Two scripted players for one game of a record, and the colour that moves first."""
+    turns = [t for t in record.games[game].turns if t.roll is not None]
+    white = iter([t for t in turns if t.colour is Colour.WHITE])
+    black = iter([t for t in turns if t.colour is Colour.BLACK])
+    first = turns[0].colour if turns else Colour.WHITE
+    return ScriptedPlayer(white), ScriptedPlayer(black), first
+
+
+STRATEGIES: dict[str, Callable[[], Strategy]] = {"random": RandomPlayer, "greedy": GreedyPlayer}
+
+
+@dataclass(frozen=True)
+class Behaviour:
+    """How a simulated person handles checkers; rates are chances per move (illegal: per turn)."""
+
+    think: tuple[float, float] = (0.3, 1.5)
+    hesitate: tuple[float, float] = (0.1, 1.2)
+    wrong_lift_rate: float = 0.08
+    slide_rate: float = 0.25
+    takeback_rate: float = 0.05
+    hit_first_rate: float = 0.5
+    illegal_rate: float = 0.0
+    warning_patience: float = 4.0
+    """Seconds a player waits for the board's warning after an illegal move before giving up."""
+
+
+@dataclass
+class Attempt:
+    """One illegal move tried on purpose: when the wrong board stood, and whether it was warned."""
+
+    colour: Colour
+    start: float
+    end: float = 0.0
+    warned: bool = False
+
+
+@dataclass
+class Hand:
+    """Performs plays on the physical board as a person would, and notes illegal attempts."""
+
+    rules: RuleSet
+    reader: BoardReader
+    board: PhysicalBoard
+    rng: random.Random
+    behaviour: Behaviour
+    now: Callable[[], float]
+    sounds: Callable[[], list[tuple[float, Sound]]]
+    attempts: list[Attempt] = field(default_factory=list)
+
+    def _zone(self, colour: Colour, point: int) -> Zone:
+        return self.reader.zone_of(colour, point)
+
+    def _wait(self, span: tuple[float, float]) -> float:
+        return self.rng.uniform(*span)
+
+    # -- single actions ------------------------------------------------------------------
+    def _lift(self, zone: Zone, colour: Colour) -> Steps:
+        self.board.hover([zone])
+        yield 0.05
+        self.board.lift(zone, checker_of(colour))
+        yield 0.05
+        self.board.unhover()
+
+    def _place(self, zone: Zone, colour: Colour) -> Steps:
+        self.board.hover([zone])
+        yield 0.05
+        self.board.place(zone, checker_of(colour))
+        yield 0.05
+        self.board.unhover()
+
+    def _carry(self, frm: Zone, to: Zone, colour: Colour, slide: bool) -> Steps:
+        """Lift from ``frm``, maybe slide over the points between, put down on ``to``."""
+        yield from self._lift(frm, colour)
+        yield self._wait(self.behaviour.hesitate)
+        if slide and frm in LINES and to in LINES:
+            for zone in _between(frm, to)[:3]:
+                try:
+                    self.board.place(zone, checker_of(colour))
+                except ValueError:  # a full stack: the hand goes over it
+                    continue
+                yield self.rng.uniform(0.03, 0.1)
+                self.board.lift(zone, checker_of(colour))
+                yield 0.02
+        yield from self._place(to, colour)
+
+    # -- a whole play ----------------------------------------------------------------------
+    def perform(self, position: Position, roll: Roll, play: Play) -> Steps:
+        """Make ``play`` on the board from ``position``, with a person's detours."""
+        colour = position.turn
+        behaviour = self.behaviour
+        yield self._wait(behaviour.think)
+        attempt_at = self.rng.randrange(len(play) + 1) if self.rng.random() < behaviour.illegal_rate else -1
+        board_position = position
+        for index, move in enumerate(play):
+            if index == attempt_at:
+                yield from self._illegal_attempt(position, roll, board_position)
+            if self.rng.random() < behaviour.wrong_lift_rate:
+                yield from self._wrong_lift(board_position, move)
+            yield from self._move(colour, move)
+            if self.rng.random() < behaviour.takeback_rate:
+                yield from self._take_back_and_redo(colour, move)
+            board_position = self.rules.apply(board_position, Play((move,))).with_turn(colour)
+            yield self._wait(behaviour.hesitate)
+        if attempt_at == len(play) and play:
+            # after the last move the board is complete: an extra move is always wrong
+            yield from self._illegal_attempt(position, roll, board_position)
+
+    def _move(self, colour: Colour, move: Move) -> Steps:
+        frm, to = self._zone(colour, move.frm), self._zone(colour, move.to)
+        opponent = colour.opponent
+        slide = self.rng.random() < self.behaviour.slide_rate
+        if move.hit and self.rng.random() < self.behaviour.hit_first_rate:
+            # take the blot off first, then move in
+            yield from self._carry(to, WAITING[checker_of(opponent)], opponent, slide=False)
+            yield self._wait(self.behaviour.hesitate)
+            yield from self._carry(frm, to, colour, slide)
+            return
+        yield from self._carry(frm, to, colour, slide)
+        if move.hit:
+            yield self._wait(self.behaviour.hesitate)
+            yield from self._carry(to, WAITING[checker_of(opponent)], opponent, slide=False)
+
+    def _wrong_lift(self, board_position: Position, move: Move) -> Steps:
+        """Lift a checker that is not the one to move, think again, put it back."""
+        colour = board_position.turn
+        side = board_position.side(colour)
+        others = [p for p in range(1, 26) if side[p] and p != move.frm]
+        if not others:
+            return
+        zone = self._zone(colour, self.rng.choice(others))
+        yield from self._lift(zone, colour)
+        yield self._wait(self.behaviour.hesitate)
+        yield from self._place(zone, colour)
+        yield self._wait(self.behaviour.hesitate)
+
+    def _take_back_and_redo(self, colour: Colour, move: Move) -> Steps:
+        """Change one's mind: the checker goes back (the hit one too), then the move again."""
+        frm, to = self._zone(colour, move.frm), self._zone(colour, move.to)
+        opponent = colour.opponent
+        yield self._wait(self.behaviour.hesitate)
+        if move.hit:  # the hit checker comes back first, so the board never shows half a takeback
+            yield from self._carry(WAITING[checker_of(opponent)], to, opponent, slide=False)
+        yield from self._carry(to, frm, colour, slide=False)
+        yield self._wait(self.behaviour.hesitate)
+        yield from self._move(colour, move)
+
+    def _illegal_attempt(self, start: Position, roll: Roll, board_position: Position) -> Steps:
+        """Move a checker where no legal play goes, wait for the warning, put it back."""
+        colour = board_position.turn
+        choice = self._wrong_move(start, roll, board_position)
+        if choice is None:
+            return
+        frm, to = choice
+        yield from self._carry(frm, to, colour, slide=False)
+        attempt = Attempt(colour, self.now())
+        self.attempts.append(attempt)
+        waited = 0.0
+        while waited < self.behaviour.warning_patience:
+            yield 0.1
+            waited += 0.1
+            if any(sound is Sound.WARNING and at >= attempt.start for at, sound in self.sounds()):
+                attempt.warned = True
+                break
+        yield self._wait(self.behaviour.hesitate)
+        attempt.end = self.now()
+        yield from self._carry(to, frm, colour, slide=False)
+
+    def _wrong_move(self, start: Position, roll: Roll, board_position: Position) -> tuple[Zone, Zone] | None:
+        """A checker and a point for it such that the board is in no legal state of the turn."""
+        colour = board_position.turn
+        turn_map = TurnMap(self.rules, start, roll)
+        mine = board_position.side(colour)
+        theirs = board_position.side(colour.opponent)
+        candidates: list[tuple[Zone, Zone]] = []
+        for frm in range(1, 25):
+            if not mine[frm]:
+                continue
+            for to in range(1, 25):
+                if to == frm or theirs[self.rules.opponent_point(to)]:
+                    continue
+                moved = list(mine)
+                moved[frm] -= 1
+                moved[to] += 1
+                key = turn_map.key_of(moved, theirs)
+                if key not in turn_map:
+                    candidates.append((self._zone(colour, frm), self._zone(colour, to)))
+        return self.rng.choice(candidates) if candidates else None
+
+
+def _between(frm: Zone, to: Zone) -> list[Zone]:
+    """The points a sliding checker crosses on the way from ``frm`` towards ``to`` (same row only)."""
+    path: list[Zone] = []
+    current = frm
+    seen = {frm}
+    for _ in range(12):
+        options = [z for z in neighbours(current) if z not in seen]
+        if not options or to in options:
+            break
+        nxt = min(options, key=lambda z: abs(LINES.index(z) - LINES.index(to)))
+        path.append(nxt)
+        seen.add(nxt)
+        current = nxt
+    return path

@@ -1,0 +1,334 @@
+"""A simulated table: two simulated players at the simulated board, with the real controller.
+
+The table knows the truth (its own ``Game``: every roll thrown and play made by hand), runs
+everything on the virtual clock, feeds every event through the controller and the runner
+exactly as a real board would, and keeps the ledger the soak checks: plays made, plays
+recorded identically, illegal attempts and whether each was warned, and warnings given
+when nothing was wrong.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from controller.journal import Journal
+from controller.machine import Controller, Output, Settings
+from controller.rules.game import Game, TurnRecord
+from controller.rules.values import Colour, Play
+from controller.records.from_match import match_record
+from controller.records.matfile import write_mat
+from controller.runner import BoardRunner
+from hal.interfaces import Button, SnapshotEvent, TickEvent
+
+from .hardware import SimulatedHardware
+from .players import Behaviour, Hand, RandomPlayer, Steps, Strategy
+from .scheduler import ScheduledCall
+from .sensors import NoiseModel
+
+GAME_TIME_LIMIT = 20_000.0
+"""Virtual seconds after which a game is abandoned as stuck (it never should be)."""
+
+
+@dataclass
+class Warning_:
+    """A warning the board gave: when, why, and whether an illegal attempt stood then."""
+
+    time: float
+    reason: str
+    message: str
+    during_attempt: bool
+
+
+@dataclass
+class TableReport:
+    """What one table session did and what the board made of it."""
+
+    games: int = 0
+    finished: int = 0
+    plays_made: int = 0
+    plays_recorded_identically: int = 0
+    illegal_attempts: int = 0
+    attempts_warned: int = 0
+    false_warnings: list[Warning_] = field(default_factory=list)
+    snapshot_ns: list[int] = field(default_factory=list)
+    snapshots: int = 0
+    mismatches: list[str] = field(default_factory=list)
+    virtual_seconds: float = 0.0
+
+    def merge(self, other: TableReport) -> None:
+        """Add another session's counts to these."""
+        self.games += other.games
+        self.finished += other.finished
+        self.plays_made += other.plays_made
+        self.plays_recorded_identically += other.plays_recorded_identically
+        self.illegal_attempts += other.illegal_attempts
+        self.attempts_warned += other.attempts_warned
+        self.false_warnings += other.false_warnings
+        self.snapshot_ns += other.snapshot_ns
+        self.snapshots += other.snapshots
+        self.mismatches += other.mismatches
+        self.virtual_seconds += other.virtual_seconds
+
+    def cpu_per_snapshot(self) -> dict[str, float]:
+        """Median and 99th percentile of the controller's time per snapshot, in ms."""
+        times = sorted(self.snapshot_ns)
+        if not times:
+            return {"median_ms": 0.0, "p99_ms": 0.0, "max_ms": 0.0}
+        return {
+            "median_ms": statistics.median(times) / 1e6,
+            "p99_ms": times[int(0.99 * (len(times) - 1))] / 1e6,
+            "max_ms": times[-1] / 1e6,
+        }
+
+    def as_json(self) -> dict[str, object]:
+        """The figures ``trictrac simulate --json`` prints."""
+        return {
+            "games": self.games,
+            "games_finished": self.finished,
+            "plays_made": self.plays_made,
+            "plays_recorded_identically": self.plays_recorded_identically,
+            "illegal_attempts": self.illegal_attempts,
+            "warnings_for_attempts": self.attempts_warned,
+            "false_warnings": len(self.false_warnings),
+            "snapshots": self.snapshots,
+            "cpu_per_snapshot": self.cpu_per_snapshot(),
+            "virtual_hours": round(self.virtual_seconds / 3600, 2),
+            "mismatches": self.mismatches[:20],
+        }
+
+
+class Table:
+    """One match between two simulated players on a simulated board, through the controller."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        seed: int = 0,
+        noise: NoiseModel | None = None,
+        behaviour: Behaviour | None = None,
+        players: tuple[Strategy, Strategy] | None = None,
+        journal: Journal | None = None,
+        records: Path | None = None,
+        log: Callable[[str], None] | None = None,
+        controller: Controller | None = None,
+    ) -> None:
+        self.settings = settings
+        self.rules = settings.rules
+        self.sim = SimulatedHardware(seed, noise)
+        self.rng = self.sim.rng("players")
+        self.behaviour = behaviour or Behaviour()
+        self.players = {Colour.WHITE: (players or (RandomPlayer(), RandomPlayer()))[0],
+                        Colour.BLACK: (players or (RandomPlayer(), RandomPlayer()))[1]}
+        self.logs: list[str] = []
+        self._log = log
+        self.controller = controller or Controller(settings)
+        self.runner = BoardRunner(self.controller, self.sim.hardware, journal, records, log=self._note)
+        self.hand = Hand(
+            self.rules,
+            self.controller.reader,
+            self.sim.board,
+            self.rng,
+            self.behaviour,
+            self.sim.clock.now,
+            lambda: self.sim.sounder.played,
+        )
+        self.report = TableReport()
+        self.truth: list[Game] = []
+        self._tick: ScheduledCall | None = None
+        if controller is None:
+            self._apply(self.controller.begin(self.sim.clock.now()))
+
+    # -- the event pump ------------------------------------------------------------------------
+    def _note(self, line: str) -> None:
+        self.logs.append(line)
+        if self._log is not None:
+            self._log(line)
+
+    def _apply(self, out: Output) -> None:
+        self.runner.apply(out)
+        self._after(out)
+
+    def pump(self) -> None:
+        """Hand every queued event to the controller, timing the snapshots."""
+        queue = self.sim.queue
+        while True:
+            event = queue.get()
+            if event is None:
+                return
+            if isinstance(event, SnapshotEvent):
+                start = time.perf_counter_ns()
+                out = self.controller.handle(event)
+                self.runner.apply(out)
+                self.report.snapshot_ns.append(time.perf_counter_ns() - start)
+                self.report.snapshots += 1
+                self._after(out)
+            else:
+                out = self.controller.handle(event)
+                self.runner.apply(out)
+                self._after(out)
+
+    def _after(self, out: Output) -> None:
+        """Warnings bookkeeping and the grace-time tick (the runner's job, on virtual time)."""
+        if out.warning is not None:
+            now = self.sim.clock.now()
+            during = any(a.start <= now and (a.end == 0.0 or now <= a.end) for a in self.hand.attempts)
+            if not during:
+                self.report.false_warnings.append(Warning_(now, out.warning, out.frame.message, during))
+        if self._tick is not None:
+            self._tick.cancel()
+            self._tick = None
+        if out.deadline is not None:
+            deadline = max(out.deadline, self.sim.clock.now())
+            self._tick = self.sim.scheduler.at(deadline, lambda: self.sim.queue.put(TickEvent(deadline)))
+
+    def run_script(self, script: Steps, limit: float) -> None:
+        """Run a performance on the virtual clock, pumping events after every step."""
+        scheduler = self.sim.scheduler
+        end = self.sim.clock.now() + limit
+        finished = False
+
+        def step() -> None:
+            nonlocal finished
+            try:
+                delay = next(script)
+            except StopIteration:
+                finished = True
+                return
+            scheduler.after(max(delay, 0.0), step)
+
+        scheduler.after(0.0, step)
+        while not finished:
+            when = scheduler.next_time()
+            if when is None or when > end:
+                raise RuntimeError(f"the table script stalled at {self.sim.clock.now():.1f} s")
+            scheduler.run_next()
+            self.pump()
+        # let the sensors settle and the controller catch up
+        scheduler.run_until(self.sim.clock.now() + 0.5)
+        self.pump()
+
+    # -- a match --------------------------------------------------------------------------------
+    def play_match(self) -> TableReport:
+        """Play games until the controller's match is over (or one game when it has no length)."""
+        games = max(self.settings.match_length, 1)
+        for _ in range(games * 4):
+            self.run_script(self._game(), GAME_TIME_LIMIT)
+            if self.controller.match.winner() is not None or self.settings.match_length == 0:
+                break
+            self.run_script(self._next_game(), 60.0)
+        self.report.virtual_seconds = self.sim.clock.now()
+        self._compare()
+        return self.report
+
+    def _next_game(self) -> Steps:
+        yield 1.0
+        self.sim.buttons.press(Button.DONE)
+        yield 0.5
+
+    def _setup(self) -> Steps:
+        """Put the checkers out for the start (all at once: a person's setup is not the point)."""
+        position = self.rules.start_position()
+        self.sim.board.set_zones({z: (r.white, r.black) for z, r in self.controller.reader.snapshot_of(position).as_dict().items() if r})
+        yield 0.5
+
+    def _game(self) -> Steps:
+        truth = Game(self.rules)
+        self.truth.append(truth)
+        self.report.games += 1
+        yield from self._setup()
+        rng = self.rng
+        while True:
+            a, b = rng.randint(1, 6), rng.randint(1, 6)
+            yield rng.uniform(0.3, 1.0)
+            self.sim.dice.throw(a, b)
+            if truth.throw_opening(a, b) is not None:
+                break
+        roll = truth.pending_roll
+        while not truth.is_over:
+            colour = truth.turn
+            player = self.players[colour]
+            if roll is None:
+                roll = player.roll(rng)
+                yield rng.uniform(*self.behaviour.think)
+                self.sim.dice.throw(roll.first, roll.second)
+                yield 0.3
+            position = truth.position
+            plays = self.rules.legal_plays(position, roll)
+            if not plays:
+                truth.play(roll, Play())
+                roll = None
+                continue
+            play = player.choose(self.rules, position, roll, plays, rng)
+            yield from self.hand.perform(position, roll, play)
+            truth.play(roll, play)
+            self.report.plays_made += 1
+            roll = None
+            if self.sim.clock.now() > GAME_TIME_LIMIT * len(self.truth):
+                break
+        if truth.is_over:
+            self.report.finished += 1
+        yield 1.0
+
+    # -- the ledger -------------------------------------------------------------------------------
+    def _compare(self) -> None:
+        """Plays recorded identically: the controller's turns against the truth, turn by turn."""
+        report = self.report
+        report.illegal_attempts = len(self.hand.attempts)
+        report.attempts_warned = sum(1 for a in self.hand.attempts if a.warned)
+        games = self.controller.match.games
+        for number, truth in enumerate(self.truth):
+            recorded = games[number].turns() if number < len(games) else []
+            made = [t for t in truth.turns() if t.play]
+            kept = [t for t in recorded if t.play]
+            for i, turn in enumerate(made):
+                other = kept[i] if i < len(kept) else None
+                if other is not None and _same(turn, other):
+                    report.plays_recorded_identically += 1
+                else:
+                    report.mismatches.append(
+                        f"game {number + 1} play {i + 1}: made {turn.colour.value} {turn.roll} "
+                        f"{[str(m) for m in turn.play]}, recorded "
+                        f"{(other.colour.value, str(other.roll), [str(m) for m in other.play]) if other else None}"
+                    )
+            if len(kept) > len(made):
+                report.mismatches.append(f"game {number + 1}: {len(kept) - len(made)} plays recorded that were not made")
+
+
+def _same(made: TurnRecord, recorded: TurnRecord) -> bool:
+    return (
+        made.colour is recorded.colour
+        and sorted(made.roll.dice) == sorted(recorded.roll.dice)
+        and made.after == recorded.after
+    )
+
+
+def simulate(
+    settings: Settings,
+    games: int,
+    *,
+    seed: int = 0,
+    noise: float = 0.0,
+    illegal_rate: float = 0.0,
+    records: Path | None = None,
+    progress: Callable[[int, TableReport], None] | None = None,
+) -> TableReport:
+    """Play ``games`` one-game matches headless through the full controller; the merged report."""
+    total = TableReport()
+    behaviour = Behaviour(illegal_rate=illegal_rate)
+    for n in range(games):
+        table = Table(settings, seed=seed * 100_003 + n, noise=NoiseModel.scaled(noise), behaviour=behaviour)
+        total.merge(table.play_match())
+        if records is not None:
+            records.mkdir(parents=True, exist_ok=True)
+            path = records / f"{settings.rules.name}-{n + 1:04d}.mat"
+            path.write_text(write_mat(match_record(table.controller.match)), encoding="utf-8")
+        if progress is not None:
+            progress(n + 1, total)
+    return total
+
+
