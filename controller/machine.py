@@ -226,7 +226,7 @@ class Controller:
     def _on_tick(self, time: float) -> Output:
         grace = self.settings.grace
         wrong = self._wrong
-        if wrong is not None and not self._warning and time - wrong.since >= grace:
+        if wrong is not None and not self._warning and time >= wrong.since + grace:
             self._warning = True
             message = self._wrong_message()
             legal = self._legal_reading()
@@ -234,7 +234,7 @@ class Controller:
             reason = "fault" if self._verdict is not None and self._verdict.fault else "illegal"
             return self._output(frame=frame, sounds=(Sound.WARNING,), log=(message,), warning=reason)
         held = self._held
-        if held is not None and not held.warned and self.phase is Phase.MOVING and time - held.since >= grace:
+        if held is not None and not held.warned and self.phase is Phase.MOVING and time >= held.since + grace:
             held.warned = True
             assert self._turn is not None
             message = f"More must be played: {self._turn.colour.value} has not finished ({held.roll} held)"
