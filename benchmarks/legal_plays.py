@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.rules import BLACK, WHITE, Play, Position, Roll, RuleSet, get_rule_set, rule_set_names  # noqa: E402
+from controller.rules import BLACK, Play, Position, Roll, RuleSet, get_rule_set, rule_set_names  # noqa: E402
 from controller.rules.game import Game  # noqa: E402
 
 DOUBLES_SHARE = 0.4

@@ -1,13 +1,16 @@
-"""The ``trictrac`` command: legal plays, game replay, board display and the main job."""
+"""The ``trictrac`` command: the main job, headless simulation, legal plays, replay, display.
+
+This module is the composition root: the only part of ``controller`` that picks drivers or
+the simulator to stand behind the ``hal`` interfaces (imported where a command needs them).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from importlib import resources
 from pathlib import Path
-from typing import Any, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Sequence, TextIO
 
 from .notation.diagram import draw
 from .notation.moves import format_play
@@ -16,7 +19,10 @@ from .records.matfile import read_mat
 from .records.replay import ReplayError, replay
 from .rules import Position, Roll, RuleSet, RulesError, get_rule_set, rule_set_names
 
-SAMPLE_GAME = "mendelev.mat"
+if TYPE_CHECKING:
+    from .config import Config
+    from .machine import Output, Settings
+
 
 
 class CliError(Exception):
@@ -144,19 +150,125 @@ def cmd_show(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     return 0
 
 
+def _settings(args: argparse.Namespace) -> tuple["Settings", "Config"]:
+    """The game settings from ``--config`` (if any) and the command-line overrides."""
+    from .config import Config, ConfigError, load_config
+    from .machine import Settings
+
+    config = Config()
+    if args.config is not None:
+        try:
+            config = load_config(args.config)
+        except ConfigError as error:
+            raise CliError(str(error)) from None
+    rules = _rule_set(args.rules) if args.rules else config.rules
+    quarter = args.quarter if args.quarter else config.quarter
+    if quarter is not None:
+        try:
+            rules.geometry(quarter)
+        except RulesError as error:
+            raise CliError(str(error)) from None
+    return Settings(rules, quarter, config.match_length, config.grace), config
+
+
 def cmd_run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    """The main job.  Until the controller exists: replay the bundled sample game, board by board."""
-    sample = resources.files("controller.data").joinpath(SAMPLE_GAME).read_text(encoding="utf-8")
-    done = replay(read_mat(sample, source=SAMPLE_GAME))
-    out.write("No board configured: replaying Mendelev's sample game (RULES.md 2.4).\n")
-    rules = done.rules
-    for game in done.games:
-        out.write(draw(rules, game.start) + "\n")
-        for turn in game.turns:
-            out.write(f"\n{turn.colour.value.capitalize()} rolls {turn.roll}: {format_play(turn.play, rules)}\n")
-            out.write(draw(rules, turn.after) + "\n")
-        out.write(game.outcome_text() + "\n")
-    return 0
+    """The main job: the configured board, or with no board the simulated one."""
+    from .journal import Journal, JournalError
+    from .runner import open_controller
+
+    settings, config = _settings(args)
+    if config.port is not None:
+        raise CliError(f"{config.source}: board.port: a serial board is not supported by this version yet")
+    from simulator.players import STRATEGIES, TypedPlayer
+    from simulator.table import Table
+
+    def say(line: str) -> None:
+        out.write(line + "\n")
+        out.flush()
+
+    def ask(prompt: str) -> str:
+        out.write(prompt)
+        out.flush()
+        line = stdin.readline()
+        if not line:
+            raise CliError("standard input ended")
+        return line
+
+    journal_path = args.journal or config.journal
+    journal = Journal(journal_path) if journal_path else None
+    try:
+        controller, begin = open_controller(settings, journal, say, 0.0)
+    except JournalError as error:
+        raise CliError(str(error)) from None
+    white = TypedPlayer(ask, say) if args.typed else STRATEGIES[args.players]()
+    black = STRATEGIES[args.players]()
+    say(f"No board configured: a simulated {controller.settings.rules.name} board, played by "
+        f"{'you (White) and a ' + args.players + ' player' if args.typed else 'two ' + args.players + ' players'}.")
+    last = [""]
+
+    def observe(output: "Output") -> None:
+        for entry in output.journal:
+            if entry["type"] == "turn":
+                say(f"  {entry['colour'].capitalize()} {entry['roll'][0]}{entry['roll'][1]}: {entry['play'] or '(no move)'}")
+        message = output.frame.message
+        if output.warning or (args.verbose and message != last[0]):
+            say(f"  [{table.sim.clock.now():8.1f} s] {'WARNING: ' if output.warning else ''}{message}")
+        last[0] = message
+
+    table = Table(controller.settings, seed=args.seed, players=(white, black), journal=journal,
+                  records=args.records or config.records, controller=controller, observer=observe, pace=args.speed)
+    if begin is not None:
+        table._apply(begin)
+    report = table.play_match()
+    final = controller.game.position
+    say(draw(controller.settings.rules, final, controller.reader.geometry))
+    say(controller._frame.message)
+    if journal is not None:
+        journal.close()
+    return 0 if not report.mismatches else 1
+
+
+def cmd_simulate(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    """Whole games headless through the full controller, with the soak figures."""
+    from simulator.table import TableReport, simulate
+
+    settings, _ = _settings(args)
+    tty = sys.stderr.isatty() and not args.json
+
+    def progress(done: int, report: TableReport) -> None:
+        if tty:
+            width = 30
+            filled = width * done // args.games
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{args.games} games")
+            sys.stderr.flush()
+
+    if args.games < 1 or not 0 <= args.noise <= 10 or not 0 <= args.illegal_rate <= 1:
+        raise CliError("--games is 1 or more, --noise 0 to 10, --illegal-rate 0 to 1")
+    report = simulate(settings, args.games, seed=args.seed, noise=args.noise, illegal_rate=args.illegal_rate,
+                      records=args.records, progress=progress)
+    if tty:
+        sys.stderr.write("\n")
+    figures = report.as_json()
+    if args.json:
+        out.write(json.dumps({"rules": settings.rules.name, **figures}) + "\n")
+    else:
+        cpu = report.cpu_per_snapshot()
+        out.write(
+            f"rules {settings.rules.name}, {report.games} games ({report.finished} finished), "
+            f"{report.virtual_seconds / 3600:.1f} h of play\n"
+            f"plays made {report.plays_made}, recorded identically {report.plays_recorded_identically}\n"
+            f"illegal attempts {report.illegal_attempts}, warned {report.attempts_warned}; "
+            f"false warnings {len(report.false_warnings)}\n"
+            f"CPU per snapshot: median {cpu['median_ms']:.3f} ms, p99 {cpu['p99_ms']:.3f} ms "
+            f"({report.snapshots} snapshots)\n"
+        )
+        for line in report.mismatches[:10]:
+            out.write(f"mismatch: {line}\n")
+        for warning in report.false_warnings[:10]:
+            out.write(f"false warning at {warning.time:.2f} s: {warning.reason}: {warning.message}\n")
+    ok = (not report.mismatches and not report.false_warnings
+          and report.attempts_warned == report.illegal_attempts and report.finished == report.games)
+    return 0 if ok else 1
 
 
 def _rule_set(name: str) -> RuleSet:
@@ -164,6 +276,12 @@ def _rule_set(name: str) -> RuleSet:
         return get_rule_set(name)
     except RulesError as error:
         raise CliError(str(error)) from None
+
+
+def _game_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, help="TOML configuration file")
+    parser.add_argument("--rules", choices=rule_set_names(), help="rule set (default: trictrac or the config's)")
+    parser.add_argument("--quarter", help="rally start quarter: 1-6, 7-12, I-VI or VII-XII")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -190,8 +308,26 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--quarter", help="rally start quarter: 1-6, 7-12, I-VI or VII-XII")
     show.set_defaults(func=cmd_show)
 
-    run = sub.add_parser("run", help="the main job (for now: replay the sample game on screen)")
+    run = sub.add_parser("run", help="the main job: the board, or with none configured the simulated board")
+    _game_options(run)
+    run.add_argument("--players", choices=("random", "greedy"), default="greedy", help="simulated players")
+    run.add_argument("--typed", action="store_true", help="play White yourself by typing rolls and plays")
+    run.add_argument("--seed", type=int, default=1)
+    run.add_argument("--speed", type=float, default=0.0, help="virtual seconds per second (0: as fast as possible)")
+    run.add_argument("--journal", type=Path, help="journal file (resumes an unfinished match)")
+    run.add_argument("--records", type=Path, help="folder for the .mat game records")
+    run.add_argument("--verbose", action="store_true", help="print every message the board shows")
     run.set_defaults(func=cmd_run)
+
+    sim = sub.add_parser("simulate", help="whole games headless through the full controller")
+    _game_options(sim)
+    sim.add_argument("--games", type=int, default=10)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--noise", type=float, default=0.0, help="sensor noise level (1: a poor sensor)")
+    sim.add_argument("--illegal-rate", type=float, default=0.0, help="chance per turn of an illegal move")
+    sim.add_argument("--records", type=Path, help="folder for each game's .mat record")
+    sim.add_argument("--json", action="store_true")
+    sim.set_defaults(func=cmd_simulate)
     return parser
 
 

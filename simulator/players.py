@@ -108,6 +108,37 @@ def scripted_pair(record: MatchRecord, game: int = 0) -> tuple[ScriptedPlayer, S
     return ScriptedPlayer(white), ScriptedPlayer(black), first
 
 
+class TypedPlayer:
+    """A person at the terminal: types the roll (or Enter for random dice) and the play."""
+
+    name = "typed"
+
+    def __init__(self, ask: Callable[[str], str], say: Callable[[str], None]) -> None:
+        self._ask = ask
+        self._say = say
+
+    def roll(self, rng: random.Random) -> Roll:
+        while True:
+            text = self._ask("Your roll (two dice such as 5 1, Enter for random): ").strip()
+            if not text:
+                return random_roll(rng)
+            try:
+                return Roll.parse(text)
+            except ValueError as error:
+                self._say(str(error))
+
+    def choose(self, rules: RuleSet, position: Position, roll: Roll, plays: tuple[Play, ...], rng: random.Random) -> Play:
+        from controller.notation.moves import format_play
+
+        self._say("Legal plays: " + ", ".join(format_play(p, rules) for p in plays[:12]) + (" ..." if len(plays) > 12 else ""))
+        while True:
+            text = self._ask(f"Your play with {roll} (e.g. {format_play(plays[0], rules)}): ")
+            try:
+                return parse_play(text, rules, position, roll)
+            except ValueError as error:
+                self._say(str(error))
+
+
 STRATEGIES: dict[str, Callable[[], Strategy]] = {"random": RandomPlayer, "greedy": GreedyPlayer}
 
 

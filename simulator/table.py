@@ -116,6 +116,8 @@ class Table:
         records: Path | None = None,
         log: Callable[[str], None] | None = None,
         controller: Controller | None = None,
+        observer: Callable[[Output], None] | None = None,
+        pace: float = 0.0,
     ) -> None:
         self.settings = settings
         self.rules = settings.rules
@@ -138,6 +140,9 @@ class Table:
             lambda: self.sim.sounder.played,
         )
         self.report = TableReport()
+        self.observer = observer
+        self.pace = pace
+        """Virtual seconds per real second (0: as fast as possible)."""
         self.truth: list[Game] = []
         self._tick: ScheduledCall | None = None
         if controller is None:
@@ -174,6 +179,8 @@ class Table:
 
     def _after(self, out: Output) -> None:
         """Warnings bookkeeping and the grace-time tick (the runner's job, on virtual time)."""
+        if self.observer is not None:
+            self.observer(out)
         if out.warning is not None:
             now = self.sim.clock.now()
             during = any(a.start <= now and (a.end == 0.0 or now <= a.end) for a in self.hand.attempts)
@@ -206,6 +213,8 @@ class Table:
             when = scheduler.next_time()
             if when is None or when > end:
                 raise RuntimeError(f"the table script stalled at {self.sim.clock.now():.1f} s")
+            if self.pace > 0 and when > self.sim.clock.now():
+                time.sleep((when - self.sim.clock.now()) / self.pace)
             scheduler.run_next()
             self.pump()
         # let the sensors settle and the controller catch up

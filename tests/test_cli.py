@@ -127,10 +127,10 @@ def test_missing_file_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
     assert "cannot read /nonexistent/game.mat" in capsys.readouterr().err
 
 
-def test_run_replays_the_sample_game() -> None:
-    code, text = run(["run"])
+def test_replay_shows_the_sample_game_board_by_board() -> None:
+    code, text = run(["replay", str(SAMPLE), "--show"])
     assert code == 0
-    assert "Black rolls 64: 8/2* 6/2" in text and "bar: White 1, Black 0" in text
+    assert "black 64: 8/2* 6/2" in text and "bar: White 1, Black 0" in text
 
 
 def test_console_module_runs_in_a_fresh_process() -> None:
@@ -140,3 +140,77 @@ def test_console_module_runs_in_a_fresh_process() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["plays"]
+
+
+def test_run_plays_a_simulated_game() -> None:
+    code, text = run(["run", "--players", "random", "--seed", "3"])
+    assert code == 0
+    assert "No board configured: a simulated trictrac board" in text
+    assert "wins" in text and "score White" in text
+
+
+def test_typed_player_reads_rolls_and_plays() -> None:
+    """A person at the terminal: Enter for random dice; a wrong play is explained, then asked again."""
+    import random
+
+    from controller.notation.moves import format_play
+    from controller.rules import Roll
+    from simulator.players import TypedPlayer
+
+    said: list[str] = []
+    replies = iter(["", "13/1", "13/8 24/23"])
+    player = TypedPlayer(lambda prompt: next(replies), said.append)
+    assert isinstance(player.roll(random.Random(1)), Roll)
+    start = TRICTRAC.start_position()
+    plays = TRICTRAC.legal_plays(start, Roll(5, 1))
+    chosen = player.choose(TRICTRAC, start, Roll(5, 1), plays, random.Random(1))
+    assert format_play(chosen, TRICTRAC) == "13/8 24/23"
+    assert any("not a legal play" in line for line in said)
+
+
+def test_run_journal_resumes(tmp_path: Path) -> None:
+    journal = tmp_path / "board.jsonl"
+    code, text = run(["run", "--players", "random", "--journal", str(journal), "--records", str(tmp_path)])
+    assert code == 0 and journal.exists()
+    assert list(tmp_path.glob("*.mat"))
+    # the match is over: the next run starts a fresh match and keeps the old journal
+    code, text = run(["run", "--players", "random", "--journal", str(journal), "--seed", "2"])
+    assert code == 0 and "journal was kept as" in text
+    assert (tmp_path / "board.jsonl.done-1").exists()
+
+
+def test_simulate_reports_the_soak_figures() -> None:
+    code, text = run(["simulate", "--rules", "rally-hitting", "--games", "2", "--noise", "0.5",
+                      "--illegal-rate", "0.3", "--json"])
+    assert code == 0
+    data = json.loads(text)
+    assert data["games"] == 2 and data["plays_made"] == data["plays_recorded_identically"]
+    assert data["illegal_attempts"] == data["warnings_for_attempts"] and data["false_warnings"] == 0
+    assert data["cpu_per_snapshot"]["p99_ms"] > 0
+
+
+def test_simulate_writes_records_that_replay(tmp_path: Path) -> None:
+    code, _ = run(["simulate", "--rules", "backgammon", "--games", "2", "--records", str(tmp_path)])
+    assert code == 0
+    for path in tmp_path.glob("*.mat"):
+        assert run(["replay", str(path)])[0] == 0
+
+
+@pytest.mark.parametrize(
+    ("toml", "message"),
+    [
+        ("[game]\nrules = 'chess'\n", "game.rules: unknown rule set 'chess'"),
+        ("[game]\ngrace = -1\n", "game.grace: expected seconds"),
+        ("[game]\nrules = 'trictrac'\nquarter = 'I-VI'\n", "game.quarter: trictrac has no start quarter"),
+        ("[dice]\nmode = 'magic'\n", "dice.mode: expected one of tray, electronic, typed"),
+        ("[gpio]\nbuzzer = 40\n", "gpio.buzzer"),
+        ("[lights]\n", "lights: unknown section"),
+        ("[game\n", "not valid TOML"),
+    ],
+)
+def test_bad_configuration_is_named(tmp_path: Path, toml: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "board.toml"
+    path.write_text(toml)
+    assert run(["run", "--config", str(path)])[0] == 2
+    err = capsys.readouterr().err
+    assert message in err and str(path) in err and "Traceback" not in err

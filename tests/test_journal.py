@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings, strategies as hs
 
 from controller.journal import Journal
 from controller.machine import Controller, Phase, Settings
-from controller.rules import Play, get_rule_set
+from controller.rules import get_rule_set
 from controller.rules.game import Game
 from controller.runner import open_controller
 from drive import Driver, random_game

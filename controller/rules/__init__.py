@@ -22,10 +22,8 @@ from .values import (
     RulesError,
     UnknownRuleSetError,
 )
-from . import trictrac as _trictrac  # noqa: F401  (registers trictrac, backgammon)
-from . import rally as _rally  # noqa: F401  (registers rally, rally-hitting)
-from .trictrac import Backgammon, Trictrac
-from .rally import Rally, RallyHitting
+from .trictrac import Backgammon, Trictrac  # importing registers trictrac, backgammon
+from .rally import Rally, RallyHitting  # and rally, rally-hitting
 
 __all__ = [
     "BAR", "BLACK", "CHECKERS", "OFF", "WHITE", "Backgammon", "Colour", "GameResult",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, ClassVar, Mapping
+from typing import TYPE_CHECKING, ClassVar, Mapping
 
 from . import state as st
 from .geometry import Geometry, trictrac_geometry
@@ -28,6 +28,9 @@ from .values import (
     Roll,
     UnknownRuleSetError,
 )
+
+if TYPE_CHECKING:
+    from .turn import TurnInProgress
 
 Path = tuple[Move, ...]
 
