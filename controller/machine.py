@@ -592,6 +592,11 @@ class Controller:
         )
 
     @property
+    def last_verdict(self) -> Verdict | None:
+        """How the last snapshot was judged (None before any, or between turns)."""
+        return self._verdict
+
+    @property
     def warning(self) -> bool:
         """Is the board warning about a wrong position now?"""
         return self._warning

@@ -22,7 +22,7 @@ from controller.rules.values import Colour, Play
 from controller.records.from_match import match_record
 from controller.records.matfile import write_mat
 from controller.runner import BoardRunner
-from hal.interfaces import Button, SnapshotEvent, TickEvent
+from hal.interfaces import Button, DiceEvent, SnapshotEvent, TickEvent
 
 from .hardware import SimulatedHardware
 from .players import Behaviour, Hand, RandomPlayer, Steps, Strategy
@@ -55,6 +55,8 @@ class TableReport:
     attempts_warned: int = 0
     false_warnings: list[Warning_] = field(default_factory=list)
     snapshot_ns: list[int] = field(default_factory=list)
+    snapshot_kinds: dict[str, list[int]] = field(default_factory=dict)
+    roll_ns: list[int] = field(default_factory=list)
     snapshots: int = 0
     mismatches: list[str] = field(default_factory=list)
     virtual_seconds: float = 0.0
@@ -69,20 +71,16 @@ class TableReport:
         self.attempts_warned += other.attempts_warned
         self.false_warnings += other.false_warnings
         self.snapshot_ns += other.snapshot_ns
+        self.roll_ns += other.roll_ns
+        for kind, times in other.snapshot_kinds.items():
+            self.snapshot_kinds.setdefault(kind, []).extend(times)
         self.snapshots += other.snapshots
         self.mismatches += other.mismatches
         self.virtual_seconds += other.virtual_seconds
 
     def cpu_per_snapshot(self) -> dict[str, float]:
         """Median and 99th percentile of the controller's time per snapshot, in ms."""
-        times = sorted(self.snapshot_ns)
-        if not times:
-            return {"median_ms": 0.0, "p99_ms": 0.0, "max_ms": 0.0}
-        return {
-            "median_ms": statistics.median(times) / 1e6,
-            "p99_ms": times[int(0.99 * (len(times) - 1))] / 1e6,
-            "max_ms": times[-1] / 1e6,
-        }
+        return timing(self.snapshot_ns)
 
     def as_json(self) -> dict[str, object]:
         """The figures ``trictrac simulate --json`` prints."""
@@ -96,9 +94,22 @@ class TableReport:
             "false_warnings": len(self.false_warnings),
             "snapshots": self.snapshots,
             "cpu_per_snapshot": self.cpu_per_snapshot(),
+            "cpu_per_roll": timing(self.roll_ns),
             "virtual_hours": round(self.virtual_seconds / 3600, 2),
             "mismatches": self.mismatches[:20],
         }
+
+
+def timing(times_ns: list[int]) -> dict[str, float]:
+    """Median, 99th percentile and maximum of times in ns, in ms."""
+    times = sorted(times_ns)
+    if not times:
+        return {"median_ms": 0.0, "p99_ms": 0.0, "max_ms": 0.0}
+    return {
+        "median_ms": statistics.median(times) / 1e6,
+        "p99_ms": times[int(0.99 * (len(times) - 1))] / 1e6,
+        "max_ms": times[-1] / 1e6,
+    }
 
 
 class Table:
@@ -159,23 +170,27 @@ class Table:
         self._after(out)
 
     def pump(self) -> None:
-        """Hand every queued event to the controller, timing the snapshots."""
+        """Hand every queued event to the controller and carry out its output, timing each
+        snapshot and roll from arrival to the new light frame."""
         queue = self.sim.queue
+        report = self.report
         while True:
             event = queue.get()
             if event is None:
                 return
+            start = time.perf_counter_ns()
+            out = self.controller.handle(event)
+            self.runner.apply(out)
+            spent = time.perf_counter_ns() - start
             if isinstance(event, SnapshotEvent):
-                start = time.perf_counter_ns()
-                out = self.controller.handle(event)
-                self.runner.apply(out)
-                self.report.snapshot_ns.append(time.perf_counter_ns() - start)
-                self.report.snapshots += 1
-                self._after(out)
-            else:
-                out = self.controller.handle(event)
-                self.runner.apply(out)
-                self._after(out)
+                report.snapshot_ns.append(spent)
+                report.snapshots += 1
+                verdict = self.controller.last_verdict
+                kind = verdict.kind.value if verdict is not None else self.controller.phase.value
+                report.snapshot_kinds.setdefault(kind, []).append(spent)
+            elif isinstance(event, DiceEvent):
+                report.roll_ns.append(spent)
+            self._after(out)
 
     def _after(self, out: Output) -> None:
         """Warnings bookkeeping and the grace-time tick (the runner's job, on virtual time)."""
