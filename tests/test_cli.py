@@ -214,3 +214,12 @@ def test_bad_configuration_is_named(tmp_path: Path, toml: str, message: str, cap
     assert run(["run", "--config", str(path)])[0] == 2
     err = capsys.readouterr().err
     assert message in err and str(path) in err and "Traceback" not in err
+
+
+def test_example_configuration_loads() -> None:
+    from controller.config import load_config
+
+    config = load_config(Path(__file__).resolve().parent.parent / "board.example.toml")
+    assert config.rules.name == "rally" and config.rules.options["mars"] is True
+    assert config.quarter == "I-VI" and config.match_length == 3 and config.grace == 1.0
+    assert config.gpio is not None and config.gpio["buzzer"] == 18
