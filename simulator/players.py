@@ -17,6 +17,7 @@ from typing import Callable, Generator, Iterator, Protocol
 from controller.notation.moves import parse_play
 from controller.records.matfile import MatchRecord, Turn
 from controller.rules.base import RuleSet
+from controller.rules.registry import get_rule_set
 from controller.rules.turn import TurnMap
 from controller.rules.values import BAR, OFF, Colour, Move, Play, Position, Roll
 from controller.tracking import BoardReader, checker_of
@@ -36,7 +37,21 @@ class Strategy(Protocol):
 
     def roll(self, rng: random.Random) -> Roll: ...
 
+    def opening(self, rng: random.Random) -> int:
+        """The single die this player throws for the opening roll."""
+        ...
+
     def choose(self, rules: RuleSet, position: Position, roll: Roll, plays: tuple[Play, ...], rng: random.Random) -> Play: ...
+
+
+class _FairDice:
+    """Rolls and opening throws with fair dice."""
+
+    def roll(self, rng: random.Random) -> Roll:
+        return random_roll(rng)
+
+    def opening(self, rng: random.Random) -> int:
+        return rng.randint(1, 6)
 
 
 def random_roll(rng: random.Random) -> Roll:
@@ -44,25 +59,19 @@ def random_roll(rng: random.Random) -> Roll:
     return Roll(rng.randint(1, 6), rng.randint(1, 6))
 
 
-class RandomPlayer:
+class RandomPlayer(_FairDice):
     """Any legal play, uniformly."""
 
     name = "random"
-
-    def roll(self, rng: random.Random) -> Roll:
-        return random_roll(rng)
 
     def choose(self, rules: RuleSet, position: Position, roll: Roll, plays: tuple[Play, ...], rng: random.Random) -> Play:
         return rng.choice(plays)
 
 
-class GreedyPlayer:
+class GreedyPlayer(_FairDice):
     """The play that scores best at once: checkers off, hits, safe points, fewer blots, pips."""
 
     name = "greedy"
-
-    def roll(self, rng: random.Random) -> Roll:
-        return random_roll(rng)
 
     def choose(self, rules: RuleSet, position: Position, roll: Roll, plays: tuple[Play, ...], rng: random.Random) -> Play:
         mover = position.turn
@@ -79,13 +88,27 @@ class GreedyPlayer:
 
 
 class ScriptedPlayer:
-    """Plays the rolls and plays of a game record, in order."""
+    """Plays the rolls and plays of one colour of a game record, in order.
+
+    The opening throws are made up to give the record's first roll to the right player:
+    the first mover throws the higher die (in trictrac and backgammon, the first roll's
+    dice themselves; in the rally, 2 against 1 before a fresh roll).
+    """
 
     name = "scripted"
 
-    def __init__(self, turns: Iterator[Turn]) -> None:
-        self._turns = turns
+    def __init__(self, turns: list[Turn], first: bool, rules: RuleSet, first_roll: Roll | None) -> None:
+        self._turns = iter(turns)
+        self._first_roll = first_roll
+        self._first = first
+        self._rules = rules
         self._current: Turn | None = None
+
+    def opening(self, rng: random.Random) -> int:
+        roll = self._first_roll
+        if roll is None or not self._rules.MIRRORED or roll.is_double:
+            return 2 if self._first else 1
+        return roll.high if self._first else roll.low
 
     def roll(self, rng: random.Random) -> Roll:
         turn = next(self._turns)
@@ -95,20 +118,24 @@ class ScriptedPlayer:
         return turn.roll
 
     def choose(self, rules: RuleSet, position: Position, roll: Roll, plays: tuple[Play, ...], rng: random.Random) -> Play:
+        if self._current is None or sorted(self._current.roll.dice) != sorted(roll.dice):  # type: ignore[union-attr]
+            self.roll(rng)  # the opening throw gave this player the recorded first roll
         assert self._current is not None
         return parse_play(self._current.play, rules, position, roll)
 
 
-def scripted_pair(record: MatchRecord, game: int = 0) -> tuple[ScriptedPlayer, ScriptedPlayer, Colour]:
-    """Two scripted players for one game of a record, and the colour that moves first."""
+def scripted_pair(record: MatchRecord, game: int = 0) -> tuple[ScriptedPlayer, ScriptedPlayer]:
+    """Two scripted players (White, Black) for one game of a record."""
+    rules = get_rule_set(record.rules, dict(record.options))
     turns = [t for t in record.games[game].turns if t.roll is not None]
-    white = iter([t for t in turns if t.colour is Colour.WHITE])
-    black = iter([t for t in turns if t.colour is Colour.BLACK])
     first = turns[0].colour if turns else Colour.WHITE
-    return ScriptedPlayer(white), ScriptedPlayer(black), first
+    first_roll = turns[0].roll if turns else None
+    white = ScriptedPlayer([t for t in turns if t.colour is Colour.WHITE], first is Colour.WHITE, rules, first_roll)
+    black = ScriptedPlayer([t for t in turns if t.colour is Colour.BLACK], first is Colour.BLACK, rules, first_roll)
+    return white, black
 
 
-class TypedPlayer:
+class TypedPlayer(_FairDice):
     """A person at the terminal: types the roll (or Enter for random dice) and the play."""
 
     name = "typed"

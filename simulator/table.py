@@ -267,7 +267,8 @@ class Table:
         yield from self._setup()
         rng = self.rng
         while True:
-            a, b = rng.randint(1, 6), rng.randint(1, 6)
+            a = self.players[Colour.WHITE].opening(rng)
+            b = self.players[Colour.BLACK].opening(rng)
             yield rng.uniform(0.3, 1.0)
             self.sim.dice.throw(a, b)
             if truth.throw_opening(a, b) is not None:
