@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Callable, Generator, Iterator, Protocol
+from typing import Callable, Generator, Protocol
 
 from controller.notation.moves import parse_play
 from controller.records.matfile import MatchRecord, Turn
