@@ -116,6 +116,8 @@ class _Held:
     roll: Roll
     since: float
     warned: bool = False
+    opening: bool = False
+    """The opening throw (one die each) rather than a roll."""
 
 
 @dataclass
@@ -149,6 +151,8 @@ class Controller:
     def __post_init__(self) -> None:
         rules = self.settings.rules
         self.reader = BoardReader(rules, rules.geometry(self.settings.quarter))
+        self.quarter = self.settings.quarter or rules.START_QUARTER
+        """The rally's start quarter in play (lit during setup and the opening)."""
         self.match = Match(rules, self.settings.match_length)
         self.game = self.match.new_game()
 
@@ -206,9 +210,14 @@ class Controller:
             if self.phase is Phase.AWAIT_ROLL and self._held is not None:
                 roll, self._held = self._held.roll, None
                 return self._start_turn(time, roll)
+            if self.phase is Phase.OPENING and self._held is not None and self._held.opening:
+                roll, self._held = self._held.roll, None
+                return self._on_opening(time, roll.first, roll.second)
             return self._output(frame=self._guidance())
         if verdict.kind is Kind.WRONG:
-            key = (tracker.key(reading), verdict.fault, reading.mixed)
+            key = (tracker.key(reading), verdict.fault)
+            if self._warning:  # the warning stands: the red lights follow the board
+                return self._output(frame=self._warning_frame())
             if self._wrong is None or self._wrong.key != key:
                 self._wrong = _Wrong(key, time)
             return self._on_tick(time)
@@ -228,11 +237,9 @@ class Controller:
         wrong = self._wrong
         if wrong is not None and not self._warning and time >= wrong.since + grace:
             self._warning = True
-            message = self._wrong_message()
-            legal = self._legal_reading()
-            frame = guidance.warning_frame(self.reader, self._reading or legal, legal, message)
+            frame = self._warning_frame()
             reason = "fault" if self._verdict is not None and self._verdict.fault else "illegal"
-            return self._output(frame=frame, sounds=(Sound.WARNING,), log=(message,), warning=reason)
+            return self._output(frame=frame, sounds=(Sound.WARNING,), log=(frame.message,), warning=reason)
         held = self._held
         if held is not None and not held.warned and self.phase is Phase.MOVING and time >= held.since + grace:
             held.warned = True
@@ -240,6 +247,11 @@ class Controller:
             message = f"More must be played: {self._turn.colour.value} has not finished ({held.roll} held)"
             return self._output(message=message, sounds=(Sound.WARNING,), log=(message,), warning="more to play")
         return self._output()
+
+    def _warning_frame(self) -> LightFrame:
+        """Red on every zone that differs from the last legal board, with what is wrong."""
+        legal = self._legal_reading()
+        return guidance.warning_frame(self.reader, self._reading or legal, legal, self._wrong_message())
 
     def _wrong_message(self) -> str:
         verdict = self._verdict
@@ -268,7 +280,7 @@ class Controller:
         if not reading.unreadable and reading.white == wanted.white and reading.black == wanted.black:
             if self.phase is Phase.SETUP:
                 self.phase = Phase.OPENING
-                return self._output(message=self._opening_message())
+                return self._output(frame=self._guidance())
             if self.phase is Phase.RESTORE:
                 return self._finish_restore(time)
         if self.phase is Phase.GAME_OVER:
@@ -276,7 +288,7 @@ class Controller:
         label = "Set up the board for the start" if self.phase is Phase.SETUP else "Put the checkers back as lit"
         frame = guidance.restore_frame(self.reader, reading, wanted, label)
         if self.phase is Phase.SETUP:
-            frame = LightFrame.of({**guidance.start_quarter_lights(self.settings.quarter), **dict(frame.lights)}, label)
+            frame = LightFrame.of({**guidance.start_quarter_lights(self.quarter), **dict(frame.lights)}, label)
         return self._output(frame=frame)
 
     def _target(self) -> Position:
@@ -291,7 +303,7 @@ class Controller:
         if restore.then == "move" and restore.roll is not None:
             return self._start_turn(time, restore.roll, journal_roll=False)
         self.phase = Phase.AWAIT_ROLL if self.game.opening is not None or self.game.history else Phase.OPENING
-        return self._output(message=self._await_message())
+        return self._output(frame=self._guidance())
 
     # -- dice ---------------------------------------------------------------------------------
     def _on_dice(self, event: DiceEvent) -> Output:
@@ -302,6 +314,9 @@ class Controller:
         if self.phase is Phase.SETUP:
             return self._output(message="Set up the board before rolling", sounds=(Sound.WARNING,))
         if self.phase is Phase.OPENING:
+            if self._verdict is not None and not self._verdict.is_legal:
+                self._held = _Held(Roll(a, b), time, warned=True, opening=True)
+                return self._output(message="Opening throw held until the board stands at the start")
             return self._on_opening(time, a, b)
         if self.phase is Phase.GAME_OVER:
             return self._output(message="The game is over: press Done for the next game")
@@ -334,7 +349,8 @@ class Controller:
         if opening.roll is None:
             self.phase = Phase.AWAIT_ROLL
             message = f"{opening.first.value.capitalize()} ({who}) starts: roll both dice"
-            return self._output(journal=(entry,), message=message, sounds=(Sound.TURN,))
+            frame = LightFrame.of(guidance.turn_lights(opening.first), message)
+            return self._output(journal=(entry,), frame=frame, sounds=(Sound.TURN,))
         out = self._start_turn(time, opening.roll, journal_roll=False)
         return self._combine((entry,), out)
 
@@ -362,6 +378,8 @@ class Controller:
         self._wrong = None
         if self._reading is not None:
             self._verdict = self._turn.tracker.judge(self._reading, turn_map.start)
+            if self._verdict.kind is Kind.WRONG:  # the board was already wrong: its grace starts now
+                self._wrong = _Wrong((self._turn.tracker.key(self._reading), self._verdict.fault), time)
         return self._output(journal=tuple(journal), frame=self._guidance(), sounds=(Sound.TURN,))
 
     def _end_turn(self, time: float, play: Play, next_roll: Roll | None = None) -> Output:
@@ -392,7 +410,7 @@ class Controller:
         self.phase = Phase.AWAIT_ROLL
         if next_roll is not None:
             return self._combine(tuple(journal), self._start_turn(time, next_roll))
-        return self._output(journal=tuple(journal), message=self._await_message())
+        return self._output(journal=tuple(journal), frame=self._guidance())
 
     def _turn_entry(self, time: float, record: TurnRecord) -> dict[str, Any]:
         return self._entry(
@@ -508,11 +526,19 @@ class Controller:
     def _guidance(self) -> LightFrame:
         """The lights for the current phase and the last verdict."""
         turn = self._turn
+        if self.phase is Phase.OPENING:
+            return LightFrame.of(guidance.start_quarter_lights(self.quarter), self._opening_message())
         if self.phase is not Phase.MOVING or turn is None:
             return LightFrame.of(guidance.turn_lights(self.game.turn), self._await_message())
         verdict = self._verdict
         colour = turn.colour
         key = verdict.key if verdict is not None and verdict.key is not None else turn.last_legal
+        if verdict is not None and verdict.ahead is not None:
+            move = verdict.ahead
+            if verdict.lifted:
+                targets = turn.map.destinations(key, move.frm)
+                return guidance.target_frame(self.reader, colour, move.frm, targets, "Now put your checker on the lit point")
+            return guidance.target_frame(self.reader, colour, move.frm, (move.to,), "Now move your checker onto the lit point")
         if verdict is not None and verdict.kind is Kind.HIT_PENDING:
             return guidance.hit_frame(
                 self.reader, colour, verdict.hits, f"Hit! Put the {colour.opponent.value} checker on its {self._waiting()}"

@@ -191,6 +191,8 @@ class Verdict:
     lifted: tuple[int, ...] = ()
     hits: tuple[int, ...] = ()
     fault: Fault | None = None
+    ahead: Move | None = None
+    """For a blot taken off before the hitting checker arrives: the hitting move expected."""
 
     @property
     def is_legal(self) -> bool:
@@ -204,6 +206,11 @@ class Tracker:
     def __init__(self, turn_map: TurnMap | StillMap) -> None:
         self.map = turn_map
         self.mover = turn_map.mover
+
+    def _dice_left(self, key: int) -> int:
+        """How many dice are still to play on the way to ``key`` (0 between turns)."""
+        remaining = getattr(self.map, "remaining_dice", _no_dice)
+        return len(remaining(key))
 
     def key(self, reading: BoardReading) -> int:
         """The packed key of a reading (counts above 15 are clipped: they are faults anyway)."""
@@ -226,7 +233,7 @@ class Tracker:
         if not mover_missing and not opponent_missing and not reading.mixed:
             if key in turn_map:
                 return Verdict(Kind.COMPLETE if turn_map.is_complete(key) else Kind.LEGAL, key)
-            return self._hit_ahead(key, 0, 0, last_legal)
+            return self._hit_ahead(key, 0, 0, last_legal) or Verdict(Kind.WRONG)
         # a hit checker still standing on the point the mover took
         mover_side = reading.side(self.mover)
         opponent_mine = [(key >> st.SHIFT[st.OPP + p]) & 15 for p in range(25)]
@@ -241,26 +248,31 @@ class Tracker:
                     return Verdict(Kind.HIT_PENDING, found[0], found[1], chosen)
         if reading.mixed:
             return Verdict(Kind.WRONG, fault=Fault.MIXED)
+        ahead = self._hit_ahead(key, mover_missing, opponent_missing, last_legal)
+        if ahead is not None:
+            return ahead
         found = self._with_hand(key, mover_missing, opponent_missing, last_legal)
         if found is not None:
             # an opposing checker missing is a hit checker in a hand, on its way to the bar
             return Verdict(Kind.HIT_PENDING if opponent_missing else Kind.IN_HAND, found[0], found[1])
-        return self._hit_ahead(key, mover_missing, opponent_missing, last_legal)
+        return Verdict(Kind.WRONG)
 
-    def _hit_ahead(self, key: int, mover_missing: int, opponent_missing: int, last_legal: int | None) -> Verdict:
+    def _hit_ahead(self, key: int, mover_missing: int, opponent_missing: int, last_legal: int | None) -> Verdict | None:
         """The blot taken off first, the hitting checker still on its way (or in the hand)."""
-        if last_legal is None:
-            return Verdict(Kind.WRONG)
+        if last_legal is None or mover_missing > 1:
+            return None
         base = key + st.OPP_BAR_UNIT * opponent_missing
         for move in self.map.next_moves(last_legal):
             if not move.hit:
                 continue
             ahead = last_legal - st.UNIT[st.OPP + move.to] + st.OPP_BAR_UNIT
+            # while the blot is still in a hand, it must go to its bar; once there, the hitter must come
+            expected = None if opponent_missing else move
             if mover_missing == 0 and base == ahead:
-                return Verdict(Kind.HIT_PENDING, last_legal, (), (move.to,))
+                return Verdict(Kind.HIT_PENDING, last_legal, (), (move.to,), ahead=expected)
             if mover_missing == 1 and base + st.UNIT[move.frm] == ahead:
-                return Verdict(Kind.HIT_PENDING, last_legal, (move.frm,), (move.to,))
-        return Verdict(Kind.WRONG)
+                return Verdict(Kind.HIT_PENDING, last_legal, (move.frm,), (move.to,), ahead=expected)
+        return None
 
     def _with_hand(
         self, key: int, mover_missing: int, opponent_missing: int, last_legal: int | None
@@ -286,12 +298,17 @@ class Tracker:
                         break
             if not matches:
                 return None
-            best = last_legal if last_legal in matches else matches[0]
+            # the board nearest the last legal one: the fewest dice used since
+            best = last_legal if last_legal in matches else max(matches, key=self._dice_left)
         else:
             best = next((k for k in turn_map.states() if _covers(k, key)), None)
             if best is None:
                 return None
         return best, _lifted(best, key)
+
+
+def _no_dice(key: int) -> tuple[int, ...]:
+    return ()
 
 
 def _subsets(points: tuple[int, ...]) -> list[tuple[int, ...]]:

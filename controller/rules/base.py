@@ -71,6 +71,8 @@ class RuleSet:
     ENTER_ALL_FIRST: ClassVar[bool] = True
     """Every checker on the bar must enter before any other checker moves."""
     HAS_CUBE: ClassVar[bool] = False
+    START_QUARTER: ClassVar[str | None] = None
+    """The start quarter played when none is chosen (the rally), or None."""
 
     __slots__ = ("_options",)
 

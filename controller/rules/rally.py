@@ -28,6 +28,7 @@ class Rally(RuleSet):
     MIRRORED = False
     HITTING = False
     ENTER_ALL_FIRST = False
+    START_QUARTER = DEFAULT_QUARTER
     BLOCK_NEEDS_TWO = False
     """A point counts as occupied for the blockade bans only with two or more checkers."""
 
