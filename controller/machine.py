@@ -18,6 +18,7 @@ from enum import Enum
 from typing import Any
 
 from hal.interfaces import (
+    BoardSnapshot,
     Button,
     ButtonEvent,
     DeviceEvent,
@@ -140,6 +141,7 @@ class Controller:
     _turn: _Turn | None = field(init=False, default=None)
     _restore: _Restore | None = field(init=False, default=None)
     _reading: BoardReading | None = field(init=False, default=None)
+    _snapshot: BoardSnapshot | None = field(init=False, default=None)
     _verdict: Verdict | None = field(init=False, default=None)
     _held: _Held | None = field(init=False, default=None)
     _wrong: _Wrong | None = field(init=False, default=None)
@@ -173,6 +175,11 @@ class Controller:
     def handle(self, event: Event) -> Output:
         """One event in, what to show out."""
         if isinstance(event, SnapshotEvent):
+            previous, self._snapshot = self._snapshot, event.snapshot
+            if previous is not None and _same_where_readable(previous, event.snapshot) and self._wrong is not None:
+                # zones hidden for a moment over a board still wrong: its grace time runs on
+                self._reading = self.reader.read(event.snapshot)
+                return self._on_tick(event.time)
             return self._on_snapshot(event.time, self.reader.read(event.snapshot))
         if isinstance(event, DiceEvent):
             return self._on_dice(event)
@@ -631,3 +638,14 @@ class Controller:
     def turn_in_progress(self) -> tuple[Colour, Roll] | None:
         """Who is moving with which roll."""
         return (self._turn.colour, self._turn.roll) if self._turn else None
+
+
+def _same_where_readable(before: BoardSnapshot, now: BoardSnapshot) -> bool:
+    """``now`` hides some zones and agrees with ``before`` on every zone it can read."""
+    hidden = False
+    for old, new in zip(before.readings, now.readings):
+        if new is None:
+            hidden = True
+        elif old != new:
+            return False
+    return hidden
