@@ -8,7 +8,7 @@ so any order of the same moves is accepted.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from . import state as st
 from .values import IllegalPlayError, Move, Play, Point, Position, Roll
@@ -24,56 +24,24 @@ class TurnInProgress:
     """One player's turn from its start position and roll, moved one checker at a time."""
 
     def __init__(self, rules: RuleSet, position: Position, roll: Roll) -> None:
-        rules.validate(position)
+        self.map = TurnMap(rules, position, roll)
         self.rules = rules
         self.start = position
         self.roll = roll
-        self._mover = position.turn
-        start = rules._pack(position)
-        self.dice_to_use, finals = rules._final_plays(start, roll)
-        self._final_states = frozenset(finals)
-        self._plays = tuple(Play(path) for path in finals.values())
-        limit = rules._entry_limit(roll)
-        self._min_bar = -1 if limit is None else ((start >> st.BAR_SHIFT) & 15) - limit
-        self._all_dice = tuple(sorted(roll.dice, reverse=True))
+        self.dice_to_use = self.map.dice_to_use
         self._stack: list[tuple[Move, Node]] = []
-        self._node: Node = (start, self._all_dice)
-        self._good: dict[Node, bool] = {}
-
-    # -- the search ---------------------------------------------------------------------
-    def _children(self, node: Node) -> list[tuple[Move, Node]]:
-        state, dice = node
-        out: list[tuple[Move, Node]] = []
-        for i, die in enumerate(dice):
-            if i and dice[i - 1] == die:
-                continue
-            rest = dice[:i] + dice[i + 1:]
-            for move, child in self.rules._moves(state, die, self._min_bar):
-                out.append((move, (child, rest)))
-        return out
-
-    def _is_good(self, node: Node) -> bool:
-        """Can the moves so far still grow into a legal play?"""
-        known = self._good.get(node)
-        if known is not None:
-            return known
-        used = len(self._all_dice) - len(node[1])
-        good = (used == self.dice_to_use and node[0] in self._final_states) or (
-            used < self.dice_to_use and any(self._is_good(child) for _, child in self._children(node))
-        )
-        self._good[node] = good
-        return good
+        self._node: Node = self.map.start_node
 
     # -- queries ---------------------------------------------------------------------------
     @property
     def legal_plays(self) -> tuple[Play, ...]:
         """Every legal play of this turn, one per resulting position."""
-        return self._plays
+        return self.map.plays()
 
     @property
     def passes(self) -> bool:
         """No legal play: the turn passes (or, in the rally, is lost)."""
-        return not self._plays
+        return self.map.passes
 
     @property
     def moves(self) -> tuple[Move, ...]:
@@ -93,54 +61,37 @@ class TurnInProgress:
     @property
     def position(self) -> Position:
         """The board now, with the same player still to move."""
-        return self.rules._unpack(self._node[0], self._mover)
+        return self.map.position_of(self._node[0])
 
     @property
     def is_complete(self) -> bool:
         """Do the moves so far make a complete legal play?"""
-        used = len(self._all_dice) - len(self._node[1])
-        return used == self.dice_to_use and self._node[0] in self._final_states
+        return self.map.is_final(self._node)
 
     def legal_moves(self) -> tuple[Move, ...]:
         """The single moves that may come next: each starts or continues some legal play."""
         if self.is_complete:
             return ()
-        seen: set[Move] = set()
-        out: list[Move] = []
-        for move, child in self._children(self._node):
-            if move not in seen and self._is_good(child):
-                seen.add(move)
-                out.append(move)
-        return tuple(out)
+        return tuple(dict.fromkeys(move for move, _ in self.map.good_children(self._node)))
 
     def destinations(self, frm: Point) -> tuple[Point, ...]:
         """Where a checker lifted from ``frm`` may end, by one die or by several in a row."""
-        found: list[Point] = []
-
-        def walk(node: Node, point: Point) -> None:
-            for move, child in self._children(node):
-                if move.frm == point and self._is_good(child):
-                    if move.to not in found:
-                        found.append(move.to)
-                    if move.to:
-                        walk(child, move.to)
-
-        if not self.is_complete:
-            walk(self._node, frm)
-        return tuple(found)
+        if self.is_complete:
+            return ()
+        return self.map.destinations_from((self._node,), frm)
 
     def result(self) -> Position:
         """The position after the complete play, the opponent to move."""
         if not self.is_complete:
             raise IllegalPlayError("the play is not complete: more must be played")
-        return self.position.with_turn(self._mover.opponent)
+        return self.position.with_turn(self.map.mover.opponent)
 
     # -- changes ----------------------------------------------------------------------------
     def push(self, move: Move) -> Move:
         """Make ``move`` (matched by origin, destination and die); returns the move as made."""
-        for made, child in self._children(self._node):
+        for made, child in self.map.children(self._node):
             if made.frm == move.frm and made.to == move.to and made.die == move.die:
-                if not self._is_good(child):
+                if not self.map.is_good(child):
                     raise IllegalPlayError(f"{move} cannot be part of a legal play with {self.roll}")
                 self._stack.append((made, self._node))
                 self._node = child
@@ -169,7 +120,6 @@ class TurnInProgress:
             self.pop()
 
 
-
 class TurnMap:
     """Every board a turn may pass through on the way to a legal play, found by packed key.
 
@@ -191,8 +141,9 @@ class TurnMap:
         limit = rules._entry_limit(roll)
         self._min_bar = -1 if limit is None else ((self.start >> st.BAR_SHIFT) & 15) - limit
         all_dice = tuple(sorted(roll.dice, reverse=True))
+        self.start_node: Node = (self.start, all_dice)
         edges: dict[Node, list[tuple[Move, Node]]] = {}
-        levels: list[list[Node]] = [[(self.start, all_dice)]]
+        levels: list[list[Node]] = [[self.start_node]]
         for _ in range(self.dice_to_use):
             nxt: dict[Node, None] = {}
             for node in levels[-1]:
@@ -264,27 +215,47 @@ class TurnMap:
         """Every legal play, one per resulting position."""
         return tuple(self._finals.values())
 
+    def children(self, node: Node) -> list[tuple[Move, Node]]:
+        """Every single move from a node of the turn (legal or not), with the node it leads to."""
+        kids = self._edges.get(node)
+        return kids if kids is not None else self._children(node)
+
+    def is_good(self, node: Node) -> bool:
+        """Can a legal play still be reached from this node (or is it one)?"""
+        return node in self._good
+
+    def is_final(self, node: Node) -> bool:
+        """Does this node complete a legal play (all the dice the turn must use)?"""
+        return node in self._good and node[0] in self._finals and node not in self._edges
+
+    def good_children(self, node: Node) -> list[tuple[Move, Node]]:
+        """The moves from ``node`` that keep a legal play within reach."""
+        return [(move, child) for move, child in self._edges.get(node, ()) if child in self._good]
+
     def next_moves(self, key: int) -> tuple[Move, ...]:
         """The single moves that may come next from a legal board."""
         seen: dict[Move, None] = {}
         for node in self._states.get(key, ()):
-            for move, child in self._edges.get(node, ()):
-                if child in self._good:
-                    seen[move] = None
+            for move, _ in self.good_children(node):
+                seen[move] = None
         return tuple(seen)
 
     def destinations(self, key: int, frm: Point) -> tuple[Point, ...]:
         """Where a checker lifted from ``frm`` may end: each die and each sum of dice."""
+        return self.destinations_from(self._states.get(key, ()), frm)
+
+    def destinations_from(self, nodes: Iterable[Node], frm: Point) -> tuple[Point, ...]:
+        """Where a checker lifted from ``frm`` at any of ``nodes`` may end."""
         found: dict[Point, None] = {}
 
         def walk(node: Node, point: Point) -> None:
-            for move, child in self._edges.get(node, ()):
-                if move.frm == point and child in self._good:
+            for move, child in self.good_children(node):
+                if move.frm == point:
                     found[move.to] = None
                     if move.to:
                         walk(child, move.to)
 
-        for node in self._states.get(key, ()):
+        for node in nodes:
             walk(node, frm)
         return tuple(found)
 
