@@ -364,6 +364,7 @@ class Controller:
     # -- turns ---------------------------------------------------------------------------------
     def _start_turn(self, time: float, roll: Roll, journal_roll: bool = True) -> Output:
         colour = self.game.turn
+        self._held = None  # whatever was held, this roll is the one in play now
         turn_map = TurnMap(self.settings.rules, self.game.position, roll)
         journal: list[dict[str, Any]] = []
         if journal_roll:
@@ -403,6 +404,7 @@ class Controller:
         if result is not None:
             self.match.finish_game()
             self.phase = Phase.GAME_OVER
+            self._held = None  # a roll thrown during the winning turn belongs to no one
             journal.append(
                 self._entry(time, "game-over", winner=result.winner.value, points=result.points, kind=result.kind)
             )
@@ -475,6 +477,7 @@ class Controller:
             return self._output(message=f"The match is over: {self.match.winner().value} wins")  # type: ignore[union-attr]
         self.game = self.match.new_game()
         self.phase = Phase.SETUP
+        self._held = None
         entry = self._entry(time, "game", number=len(self.match.games))
         out = self._guide_restore(time) if self._reading is not None else self._output(message="Set up the next game")
         return self._combine((entry,), out)
