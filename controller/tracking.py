@@ -233,7 +233,7 @@ class Tracker:
         if not mover_missing and not opponent_missing and not reading.mixed:
             if key in turn_map:
                 return Verdict(Kind.COMPLETE if turn_map.is_complete(key) else Kind.LEGAL, key)
-            return self._hit_ahead(key, 0, 0, last_legal) or Verdict(Kind.WRONG)
+            return self._hit_ahead(key, 0, 0) or Verdict(Kind.WRONG)
         # a hit checker still standing on the point the mover took
         mover_side = reading.side(self.mover)
         opponent_mine = [(key >> st.SHIFT[st.OPP + p]) & 15 for p in range(25)]
@@ -248,7 +248,7 @@ class Tracker:
                     return Verdict(Kind.HIT_PENDING, found[0], found[1], chosen)
         if reading.mixed:
             return Verdict(Kind.WRONG, fault=Fault.MIXED)
-        ahead = self._hit_ahead(key, mover_missing, opponent_missing, last_legal)
+        ahead = self._hit_ahead(key, mover_missing, opponent_missing)
         if ahead is not None:
             return ahead
         found = self._with_hand(key, mover_missing, opponent_missing, last_legal)
@@ -257,21 +257,36 @@ class Tracker:
             return Verdict(Kind.HIT_PENDING if opponent_missing else Kind.IN_HAND, found[0], found[1])
         return Verdict(Kind.WRONG)
 
-    def _hit_ahead(self, key: int, mover_missing: int, opponent_missing: int, last_legal: int | None) -> Verdict | None:
-        """The blot taken off first, the hitting checker still on its way (or in the hand)."""
-        if last_legal is None or mover_missing > 1:
+    def _hit_ahead(self, key: int, mover_missing: int, opponent_missing: int) -> Verdict | None:
+        """A blot taken off (in a hand or on its bar) before the checker that hits it arrives.
+
+        The board is then a legal state with one opposing checker moved to its bar, and a
+        next move of that state hits there (the hitter still on its point, or in the hand).
+        Any legal state qualifies, not only the last one seen: a move made while zones
+        were hidden is not missed.
+        """
+        if mover_missing > 1:
             return None
+        turn_map = self.map
         base = key + st.OPP_BAR_UNIT * opponent_missing
-        for move in self.map.next_moves(last_legal):
-            if not move.hit:
-                continue
-            ahead = last_legal - st.UNIT[st.OPP + move.to] + st.OPP_BAR_UNIT
-            # while the blot is still in a hand, it must go to its bar; once there, the hitter must come
-            expected = None if opponent_missing else move
-            if mover_missing == 0 and base == ahead:
-                return Verdict(Kind.HIT_PENDING, last_legal, (), (move.to,), ahead=expected)
-            if mover_missing == 1 and base + st.UNIT[move.frm] == ahead:
-                return Verdict(Kind.HIT_PENDING, last_legal, (move.frm,), (move.to,), ahead=expected)
+        bar = st.SHIFT[st.OPP + BAR]
+        if (base >> bar) & 15 <= (turn_map.start >> bar) & 15:
+            return None  # no opposing checker has gone to its bar this turn
+        fields: tuple[int | None, ...] = (None,) if not mover_missing else tuple(range(26))
+        for point in range(1, 25):
+            if (base >> st.SHIFT[st.OPP + point]) & 15 or (base >> st.SHIFT[point]) & 15:
+                continue  # the blot's point is empty until the hitter arrives
+            before = base - st.OPP_BAR_UNIT + st.UNIT[st.OPP + point]
+            for field in fields:
+                legal = before if field is None else before + st.UNIT[field]
+                if legal not in turn_map:
+                    continue
+                for move in turn_map.next_moves(legal):
+                    if move.hit and move.to == point and (field is None or move.frm == field):
+                        # while the blot is still in a hand it must go to its bar; then the hitter comes
+                        expected = None if opponent_missing else move
+                        lifted = () if field is None else (field,)
+                        return Verdict(Kind.HIT_PENDING, legal, lifted, (point,), ahead=expected)
         return None
 
     def _with_hand(
