@@ -342,9 +342,27 @@ class Hand:
                 moved[frm] -= 1
                 moved[to] += 1
                 key = turn_map.key_of(moved, theirs)
-                if key not in turn_map:
+                if key not in turn_map and not _blot_taken_first(turn_map, moved, theirs, self.rules):
                     candidates.append((self._zone(colour, frm), self._zone(colour, to)))
         return self.rng.choice(candidates) if candidates else None
+
+
+def _blot_taken_first(turn_map: TurnMap, mine: list[int], theirs: tuple[int, ...], rules: RuleSet) -> bool:
+    """Could a hand explain this board as a hit under way: some legal state of the turn
+    with one of the opponent's checkers now on its bar, its hitter not yet arrived?  Such a
+    board is not an unmistakable illegal move, so the player does not try it."""
+    if not theirs[BAR]:
+        return False
+    for point in range(1, 25):
+        theirs_point = rules.opponent_point(point)
+        if mine[point] or theirs[theirs_point]:
+            continue
+        restored = list(theirs)
+        restored[BAR] -= 1
+        restored[theirs_point] += 1
+        if turn_map.key_of(mine, restored) in turn_map:
+            return True
+    return False
 
 
 def _between(frm: Zone, to: Zone) -> list[Zone]:
