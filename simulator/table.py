@@ -13,7 +13,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from controller.journal import Journal
 from controller.machine import Controller, Output, Settings
@@ -29,8 +29,14 @@ from .players import Behaviour, Hand, RandomPlayer, Steps, Strategy
 from .scheduler import ScheduledCall
 from .sensors import NoiseModel
 
+if TYPE_CHECKING:
+    from .serial_table import SerialBoard
+
 GAME_TIME_LIMIT = 20_000.0
 """Virtual seconds after which a game is abandoned as stuck (it never should be)."""
+LINKS = ("direct", "serial")
+"""How the board reaches the controller: ``direct`` (the sensor model posts on the queue) or
+``serial`` (the firmware on a virtual device, a real BoardLink over a pty, in lock-step)."""
 
 
 @dataclass
@@ -129,18 +135,29 @@ class Table:
         controller: Controller | None = None,
         observer: Callable[[Output], None] | None = None,
         pace: float = 0.0,
+        link: str = "direct",
     ) -> None:
+        if link not in LINKS:
+            raise ValueError(f"link is one of {', '.join(LINKS)}, not {link!r}")
         self.settings = settings
         self.rules = settings.rules
         self.sim = SimulatedHardware(seed, noise)
+        self.logs: list[str] = []
+        self._log = log
+        self.serial: SerialBoard | None = None
+        """The virtual device and BoardLink with ``link="serial"``."""
+        hardware = self.sim.hardware
+        if link == "serial":
+            from .serial_table import SerialBoard
+
+            self.serial = SerialBoard(self.sim, self._note)
+            hardware = self.serial.hardware
         self.rng = self.sim.rng("players")
         self.behaviour = behaviour or Behaviour()
         self.players = {Colour.WHITE: (players or (RandomPlayer(), RandomPlayer()))[0],
                         Colour.BLACK: (players or (RandomPlayer(), RandomPlayer()))[1]}
-        self.logs: list[str] = []
-        self._log = log
         self.controller = controller or Controller(settings)
-        self.runner = BoardRunner(self.controller, self.sim.hardware, journal, records, log=self._note)
+        self.runner = BoardRunner(self.controller, hardware, journal, records, log=self._note)
         self.hand = Hand(
             self.rules,
             self.controller.reader,
@@ -168,10 +185,36 @@ class Table:
     def _apply(self, out: Output) -> None:
         self.runner.apply(out)
         self._after(out)
+        if self.serial is not None:  # the lights reach the device before the clock moves
+            self.serial.exchange()
 
     def pump(self) -> None:
         """Hand every queued event to the controller and carry out its output, timing each
-        snapshot and roll from arrival to the new light frame."""
+        snapshot and roll from arrival to the new light frame; over a serial link, until the
+        device has had every light frame and the link has handled every answer."""
+        if self.serial is None:
+            self._handle_queued()
+            return
+        while True:
+            self.serial.exchange()
+            if not len(self.sim.queue):
+                return
+            self._handle_queued()
+
+    def close(self) -> None:
+        """Release the serial link and virtual device, if any (the plain path holds nothing)."""
+        if self.serial is not None:
+            self.serial.close()
+
+    def _throw(self, a: int, b: int) -> None:
+        """The dice thrown: straight onto the queue, or into the virtual device's tray."""
+        if self.serial is not None:
+            self.serial.throw(a, b)
+        else:
+            self.sim.dice.throw(a, b)
+
+    def _handle_queued(self) -> None:
+        """Handle queued events until the queue is empty."""
         queue = self.sim.queue
         report = self.report
         while True:
@@ -270,7 +313,7 @@ class Table:
             a = self.players[Colour.WHITE].opening(rng)
             b = self.players[Colour.BLACK].opening(rng)
             yield rng.uniform(0.3, 1.0)
-            self.sim.dice.throw(a, b)
+            self._throw(a, b)
             if truth.throw_opening(a, b) is not None:
                 break
         roll = truth.pending_roll
@@ -280,7 +323,7 @@ class Table:
             if roll is None:
                 roll = player.roll(rng)
                 yield rng.uniform(*self.behaviour.think)
-                self.sim.dice.throw(roll.first, roll.second)
+                self._throw(roll.first, roll.second)
                 yield 0.3
             position = truth.position
             plays = self.rules.legal_plays(position, roll)
@@ -341,13 +384,19 @@ def simulate(
     illegal_rate: float = 0.0,
     records: Path | None = None,
     progress: Callable[[int, TableReport], None] | None = None,
+    link: str = "direct",
 ) -> TableReport:
-    """Play ``games`` one-game matches headless through the full controller; the merged report."""
+    """Play ``games`` one-game matches headless through the full controller; the merged report.
+    ``link="serial"`` puts the firmware on a virtual device and a BoardLink over a pty in between
+    (the sensor noise is then the hall sensors' own; ``noise`` applies to the plain path)."""
     total = TableReport()
     behaviour = Behaviour(illegal_rate=illegal_rate)
     for n in range(games):
-        table = Table(settings, seed=seed * 100_003 + n, noise=NoiseModel.scaled(noise), behaviour=behaviour)
-        total.merge(table.play_match())
+        table = Table(settings, seed=seed * 100_003 + n, noise=NoiseModel.scaled(noise), behaviour=behaviour, link=link)
+        try:
+            total.merge(table.play_match())
+        finally:
+            table.close()
         if records is not None:
             records.mkdir(parents=True, exist_ok=True)
             path = records / f"{settings.rules.name}-{n + 1:04d}.mat"
