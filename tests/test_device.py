@@ -8,12 +8,11 @@ from __future__ import annotations
 import ast
 import random
 import re
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from micropython_node import run_micropython
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from serial_kit import calibration, device, foreign_frame
@@ -40,7 +39,6 @@ from firmware.wire_calibration import (
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 MPY = FIRMWARE / "mpy-test"
-PACKAGE = MPY / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 
 
 class Pi:
@@ -378,12 +376,7 @@ def test_the_device_check_passes_under_cpython(capsys):
 
 
 def test_the_device_speaks_the_same_bytes_under_micropython(capsys):
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed: MicroPython (WebAssembly) cannot run")
-    if not (PACKAGE / "micropython.mjs").exists():
-        pytest.skip("MicroPython's npm package is missing: run `npm ci --prefix firmware/mpy-test`")
-    run = subprocess.run([node, str(MPY / "run_device.mjs")], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    run = run_micropython("run_device.mjs")
     output = run.stdout + run.stderr
     assert run.returncode == 0, output
     assert "device: 8 passed, 0 failed" in run.stdout and "ok main:" in run.stdout, output
