@@ -1,0 +1,93 @@
+"""``trictrac doctor`` and ``trictrac calibrate`` against the virtual board on a real
+pseudo-terminal: the firmware's own logic over simulated hall sensors, through pyserial."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from firmware.classify import Calibration, CalibrationError
+from hal.board_tools import Step, calibrate, calibration_steps, doctor
+from hal.clock import MonotonicClock
+from hal.interfaces import SnapshotEvent
+from hal.queue import ThreadSafeQueue
+from hal.serial_link import open_board
+from hal.zones import ZONES
+from simulator.board import PhysicalBoard
+from simulator.virtual_device import VirtualDevice
+
+
+@pytest.fixture()
+def virtual():  # type: ignore[no-untyped-def]
+    board = PhysicalBoard()
+    device = VirtualDevice(board, seed=3).start()
+    events = ThreadSafeQueue()
+    link = open_board(device.path, events, MonotonicClock(), log=lambda line: None)
+    yield board, device, link, events
+    link.close()
+    device.close()
+
+
+def perform_on(board: PhysicalBoard, device: VirtualDevice):  # type: ignore[no-untyped-def]
+    """A builder following the steps on the simulated board."""
+
+    def perform(step: Step) -> None:
+        if step.kind == "empty":
+            board.set_zones({})
+            device.sensors.set_dice(None)
+        elif step.kind == "stack":
+            zones = {ZONES[step.white_zone]: (step.checkers, 0)}
+            if step.black_zone is not None:
+                zones[ZONES[step.black_zone]] = (0, step.checkers)
+            board.set_zones(zones)
+        elif step.kind == "dice":
+            board.set_zones({})
+            device.sensors.set_dice((step.face, step.face))
+        time.sleep(0.15)  # the hand leaves; the readings settle
+
+    return perform
+
+
+def test_doctor_reports_a_healthy_board(virtual) -> None:  # type: ignore[no-untyped-def]
+    board, device, link, events = virtual
+    said: list[str] = []
+    board.set_zones({"6": (5, 0), "VI": (0, 5)})
+    assert doctor(link, events, said.append, live_seconds=0.5)
+    text = "\n".join(said)
+    assert "firmware:" in text and "protocol 1" in text and "calibration: stored" in text
+    assert "LED test: every LED" in text
+    assert "6:5w0b" in text and "VI:0w5b" in text
+
+
+def test_calibrate_measures_stores_and_reads_the_start(virtual) -> None:  # type: ignore[no-untyped-def]
+    board, device, link, events = virtual
+    said: list[str] = []
+    steps = calibration_steps(device.sensors.layout)
+    assert sum(1 for s in steps if s.kind == "stack") == 42 and sum(1 for s in steps if s.kind == "dice") == 6
+    result = calibrate(link, perform_on(board, device), said.append, device.sensors.layout, scans=8)
+    assert "calibration stored" in said[-1]
+    stored = Calibration.from_json(device.stored)  # the virtual flash holds it
+    assert stored.polarity == result.polarity == 1
+    assert len(stored.zones) == 28 and all(len(zone) == 5 for zone in stored.zones)
+    # with the new calibration the board reads a position exactly
+    while events.get(timeout=0) is not None:
+        pass
+    start = {"1": (0, 2), "VIII": (0, 3), "12": (0, 5), "VI": (0, 5), "I": (2, 0), "8": (3, 0), "XII": (5, 0), "6": (5, 0)}
+    board.set_zones(start)
+    deadline = time.monotonic() + 10
+    seen = None
+    while time.monotonic() < deadline:
+        event = events.get(timeout=0.5)
+        if isinstance(event, SnapshotEvent):
+            seen = {z: (r.white, r.black) for z, r in event.snapshot.as_dict().items() if r and (r.white or r.black)}
+            if seen == start:
+                break
+    assert seen == start
+
+
+def test_a_bad_calibration_names_the_sensor() -> None:
+    with pytest.raises(CalibrationError):
+        Calibration([[(32768, [100, 50, 20])] * 5] * 28)
+    assert json.loads(Calibration([[(32768, [7000, 11000, 13000])] * 5] * 28).to_json())
