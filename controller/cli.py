@@ -20,6 +20,8 @@ from .records.replay import ReplayError, replay
 from .rules import Position, Roll, RuleSet, RulesError, get_rule_set, rule_set_names
 
 if TYPE_CHECKING:
+    from hal.interfaces import Sound
+
     from .config import Config
     from .machine import Output, Settings
 
@@ -171,20 +173,40 @@ def _settings(args: argparse.Namespace) -> tuple["Settings", "Config"]:
     return Settings(rules, quarter, config.match_length, config.grace), config
 
 
+def _say(out: TextIO):  # type: ignore[no-untyped-def]
+    def say(line: str) -> None:
+        out.write(line + "\n")
+        out.flush()
+
+    return say
+
+
 def cmd_run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     """The main job: the configured board, or with no board the simulated one."""
     from .journal import Journal, JournalError
     from .runner import open_controller
 
     settings, config = _settings(args)
-    if config.port is not None:
-        raise CliError(f"{config.source}: board.port: a serial board is not supported by this version yet")
+    say = _say(out)
+    journal_path = args.journal or config.journal
+    journal = Journal(journal_path) if journal_path else None
+    try:
+        controller, begin = open_controller(settings, journal, say, 0.0)
+    except JournalError as error:
+        raise CliError(str(error)) from None
+    try:
+        if args.port or config.port or config.board:
+            return _run_board(args, config, controller, begin, journal, say)
+        return _run_simulated(args, config, controller, begin, journal, say, out, stdin)
+    finally:
+        if journal is not None:
+            journal.close()
+
+
+def _run_simulated(args, config, controller, begin, journal, say, out, stdin) -> int:  # type: ignore[no-untyped-def]
+    """No board: the simulated board, played by simulated players or typed at the terminal."""
     from simulator.players import STRATEGIES, TypedPlayer
     from simulator.table import Table
-
-    def say(line: str) -> None:
-        out.write(line + "\n")
-        out.flush()
 
     def ask(prompt: str) -> str:
         out.write(prompt)
@@ -194,12 +216,6 @@ def cmd_run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
             raise CliError("standard input ended")
         return line
 
-    journal_path = args.journal or config.journal
-    journal = Journal(journal_path) if journal_path else None
-    try:
-        controller, begin = open_controller(settings, journal, say, 0.0)
-    except JournalError as error:
-        raise CliError(str(error)) from None
     white = TypedPlayer(ask, say) if args.typed else STRATEGIES[args.players]()
     black = STRATEGIES[args.players]()
     say(f"No board configured: a simulated {controller.settings.rules.name} board, played by "
@@ -207,25 +223,105 @@ def cmd_run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     last = [""]
 
     def observe(output: "Output") -> None:
-        for entry in output.journal:
-            if entry["type"] == "turn":
-                say(f"  {entry['colour'].capitalize()} {entry['roll'][0]}{entry['roll'][1]}: {entry['play'] or '(no move)'}")
-        message = output.frame.message
-        if output.warning or (args.verbose and message != last[0]):
-            say(f"  [{table.sim.clock.now():8.1f} s] {'WARNING: ' if output.warning else ''}{message}")
-        last[0] = message
+        _report(output, say, table.sim.clock.now(), last, args.verbose)
 
     table = Table(controller.settings, seed=args.seed, players=(white, black), journal=journal,
                   records=args.records or config.records, controller=controller, observer=observe, pace=args.speed)
     if begin is not None:
         table._apply(begin)
     report = table.play_match()
-    final = controller.game.position
-    say(draw(controller.settings.rules, final, controller.reader.geometry))
+    say(draw(controller.settings.rules, controller.game.position, controller.reader.geometry))
     say(controller._frame.message)
-    if journal is not None:
-        journal.close()
     return 0 if not report.mismatches else 1
+
+
+def _report(output: "Output", say, now: float, last: list[str], verbose: bool) -> None:  # type: ignore[no-untyped-def]
+    """Print the turns the board records, its warnings, and with ``verbose`` every message."""
+    for entry in output.journal:
+        if entry["type"] == "turn":
+            say(f"  {entry['colour'].capitalize()} {entry['roll'][0]}{entry['roll'][1]}: {entry['play'] or '(no move)'}")
+    message = output.frame.message
+    if output.warning or (verbose and message != last[0]):
+        say(f"  [{now:8.1f} s] {'WARNING: ' if output.warning else ''}{message}")
+    for line in output.log:
+        if not output.warning:
+            say(f"  {line}")
+    last[0] = message
+
+
+class TerminalSounder:
+    """Sounds as lines on the terminal (and the terminal bell) when no buzzer is wired."""
+
+    def __init__(self, say) -> None:  # type: ignore[no-untyped-def]
+        self._say = say
+
+    def play(self, sound: "Sound") -> None:
+        self._say(f"\a  ({sound.value})")
+
+
+def _run_board(args, config, controller, begin, journal, say) -> int:  # type: ignore[no-untyped-def]
+    """A real board (or the virtual one) on a serial port, with the GPIO parts if wired."""
+    import signal
+    import threading
+
+    from hal.clock import MonotonicClock
+    from hal.interfaces import Hardware
+    from hal.queue import ThreadSafeQueue
+    from hal.serial_link import LinkError, open_board
+
+    from .runner import BoardRunner
+
+    events = ThreadSafeQueue()
+    clock = MonotonicClock()
+    try:
+        link = open_board(args.port or config.port, events, clock, log=say)
+    except LinkError as error:
+        raise CliError(str(error)) from None
+    gpio = None
+    if config.gpio is not None and not args.no_gpio:
+        from hal.gpio import open_gpio
+        from hal.gpio_config import GpioConfig
+
+        try:
+            gpio = open_gpio(GpioConfig.from_mapping(config.gpio), events, clock)
+        except Exception as error:  # no GPIO on this machine (not a Pi): go on without
+            say(f"gpio: not used: {error}")
+    sounder = gpio.sounder if gpio is not None and gpio.sounder is not None else TerminalSounder(say)
+    dice = [link] + ([gpio.dice] if gpio is not None and gpio.dice is not None else [])
+    hardware = Hardware(clock, events, lights=link, sounder=sounder,
+                        turn_indicator=gpio.turn_indicator if gpio is not None else None, sensor=link, dice=dice)
+    last = [""]
+    runner = BoardRunner(controller, hardware, journal, args.records or config.records, log=lambda line: None)
+    apply = runner.apply
+
+    def apply_and_report(output: "Output") -> None:
+        apply(output)
+        _report(output, say, clock.now(), last, args.verbose)
+
+    runner.apply = apply_and_report  # type: ignore[method-assign]
+    say(f"Board on {link.url}: {controller.settings.rules.name}; Ctrl-C to stop")
+    if begin is not None:
+        runner.apply(begin)
+    link.request_snapshot()
+    stopping = threading.Event()
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda *_: stopping.set())
+    deadline = clock.now() + args.seconds if args.seconds else None
+    try:
+        while not stopping.is_set():
+            runner.step(wait=0.25)
+            if args.exit_after_match and controller.match.winner() is not None:
+                break
+            if deadline is not None and clock.now() > deadline:
+                break
+    except KeyboardInterrupt:
+        pass
+    finally:
+        link.close()
+        if gpio is not None:
+            gpio.close()
+    say(controller._frame.message)
+    return 0
 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
@@ -245,7 +341,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     if args.games < 1 or not 0 <= args.noise <= 10 or not 0 <= args.illegal_rate <= 1:
         raise CliError("--games is 1 or more, --noise 0 to 10, --illegal-rate 0 to 1")
     report = simulate(settings, args.games, seed=args.seed, noise=args.noise, illegal_rate=args.illegal_rate,
-                      records=args.records, progress=progress)
+                      records=args.records, progress=progress, link=args.link)
     if tty:
         sys.stderr.write("\n")
     figures = report.as_json()
@@ -269,6 +365,83 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     ok = (not report.mismatches and not report.false_warnings
           and report.attempts_warned == report.illegal_attempts and report.finished == report.games)
     return 0 if ok else 1
+
+
+def _open_link(args: argparse.Namespace, say):  # type: ignore[no-untyped-def]
+    """The board link for doctor and calibrate, from --port or the configuration."""
+    from hal.clock import MonotonicClock
+    from hal.queue import ThreadSafeQueue
+    from hal.serial_link import LinkError, open_board
+
+    port = args.port
+    if port is None and args.config is not None:
+        port = _settings(args)[1].port
+    events = ThreadSafeQueue()
+    try:
+        return open_board(port, events, MonotonicClock(), log=say), events
+    except LinkError as error:
+        raise CliError(str(error)) from None
+
+
+def cmd_doctor(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    """Check the board: link, firmware version, calibration, an LED test, the sensors live."""
+    from hal.board_tools import doctor
+    from hal.serial_link import LinkError
+
+    say = _say(out)
+    link, events = _open_link(args, say)
+    try:
+        healthy = doctor(link, events, say, live_seconds=0.0 if args.no_live else args.seconds)
+    except LinkError as error:
+        raise CliError(str(error)) from None
+    finally:
+        link.close()
+    say("doctor: the board is ready" if healthy else "doctor: see the lines marked FAILED or MISSING")
+    return 0 if healthy else 1
+
+
+def cmd_calibrate(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    """Guided calibration of the board's sensors, stored on the microcontroller."""
+    from firmware.classify import CalibrationError
+    from hal.board_tools import Step, calibrate
+    from hal.serial_link import LinkError
+
+    say = _say(out)
+    link, _ = _open_link(args, say)
+
+    def perform(step: Step) -> None:
+        out.write(f"{step.text}, then press Enter: ")
+        out.flush()
+        if not stdin.readline():
+            raise CliError("standard input ended: calibration not stored")
+
+    try:
+        calibrate(link, perform, say)
+    except (LinkError, CalibrationError) as error:
+        raise CliError(f"calibration not stored: {error}") from None
+    finally:
+        link.close()
+    say("Now set up the start position and check it with: trictrac doctor")
+    return 0
+
+
+def cmd_virtual_board(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    """Serve a virtual board (the firmware over simulated sensors and players) on a pty."""
+    import threading
+
+    from simulator.virtual_device import serve
+
+    say = _say(out)
+    path, board = serve(args.rules or "trictrac", args.seed, players=args.players, quarter=args.quarter,
+                        games=args.games, speed=args.speed, illegal_rate=args.illegal_rate, log=say)
+    say(f"virtual board on {path}: in another terminal run  trictrac run --port {path}")
+    try:
+        threading.Event().wait(args.seconds if args.seconds else None)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        board.stop()
+    return 0
 
 
 def _rule_set(name: str) -> RuleSet:
@@ -317,7 +490,34 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--journal", type=Path, help="journal file (resumes an unfinished match)")
     run.add_argument("--records", type=Path, help="folder for the .mat game records")
     run.add_argument("--verbose", action="store_true", help="print every message the board shows")
+    run.add_argument("--port", help="the board's serial port (default: the config's, else found by USB id)")
+    run.add_argument("--no-gpio", action="store_true", help="ignore the [gpio] section (not on a Pi)")
+    run.add_argument("--exit-after-match", action="store_true", help="stop when the match is over")
+    run.add_argument("--seconds", type=float, default=0.0, help="stop after this long (0: run until stopped)")
     run.set_defaults(func=cmd_run)
+
+    doc = sub.add_parser("doctor", help="check the board: link, firmware, calibration, LEDs, live sensors")
+    doc.add_argument("--port")
+    doc.add_argument("--config", type=Path)
+    doc.add_argument("--seconds", type=float, default=10.0, help="how long to show the sensors live")
+    doc.add_argument("--no-live", action="store_true", help="skip the live view")
+    doc.set_defaults(func=cmd_doctor)
+
+    cal = sub.add_parser("calibrate", help="guided calibration of the sensors, stored on the board")
+    cal.add_argument("--port")
+    cal.add_argument("--config", type=Path)
+    cal.set_defaults(func=cmd_calibrate)
+
+    vb = sub.add_parser("virtual-board", help="serve a virtual board on a pseudo-terminal")
+    vb.add_argument("--rules", choices=rule_set_names())
+    vb.add_argument("--quarter")
+    vb.add_argument("--seed", type=int, default=1)
+    vb.add_argument("--players", choices=("random", "greedy"), default="greedy")
+    vb.add_argument("--games", type=int, default=1)
+    vb.add_argument("--speed", type=float, default=1.0, help="the players' speed (1: a person's)")
+    vb.add_argument("--illegal-rate", type=float, default=0.0)
+    vb.add_argument("--seconds", type=float, default=0.0, help="stop after this long (0: until Ctrl-C)")
+    vb.set_defaults(func=cmd_virtual_board)
 
     sim = sub.add_parser("simulate", help="whole games headless through the full controller")
     _game_options(sim)
@@ -327,6 +527,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--illegal-rate", type=float, default=0.0, help="chance per turn of an illegal move")
     sim.add_argument("--records", type=Path, help="folder for each game's .mat record")
     sim.add_argument("--json", action="store_true")
+    sim.add_argument("--link", choices=("direct", "serial"), default="direct",
+                     help="serial: through the firmware on a virtual device and a real pyserial link")
     sim.set_defaults(func=cmd_simulate)
     return parser
 

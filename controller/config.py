@@ -36,6 +36,8 @@ class Config:
     records: Path | None = None
     gpio: Mapping[str, Any] | None = None
     port: str | None = None
+    board: bool = False
+    """A real board is attached (a ``[board]`` section, with or without a port)."""
     source: str = "<defaults>"
 
 
@@ -120,7 +122,7 @@ def parse_config(data: Mapping[str, Any], source: str = "<config>") -> Config:
     port = data.get("board", {}).get("port")
     if port is not None and not isinstance(port, str):
         raise fail("board.port", f"expected a device path or URL, got {port!r}")
-    return Config(rules, quarter, match_length, float(grace), dice, journal, records, gpio, port, source)
+    return Config(rules, quarter, match_length, float(grace), dice, journal, records, gpio, port, "board" in data, source)
 
 
 def _path(value: Any, key: str, fail: Any) -> Path | None:

@@ -1,0 +1,39 @@
+"""``trictrac run --port`` end to end: the controller on one side of a real pyserial link,
+the virtual board (the firmware over simulated sensors, played by simulated players in
+real time) on a pseudo-terminal on the other."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from controller.cli import main
+from controller.notation.position_json import position_to_json
+from controller.rules import get_rule_set
+from simulator.virtual_device import serve
+
+
+def test_run_on_the_virtual_board_records_what_the_players_made(tmp_path: Path) -> None:
+    path, board = serve("trictrac", 5, players="greedy", speed=3.0, log=lambda line: None)
+    journal = tmp_path / "journal.jsonl"
+    out = io.StringIO()
+    try:
+        code = main(["run", "--port", path, "--seconds", "12", "--journal", str(journal)], out=out)
+    finally:
+        board.stop()
+    assert code == 0, out.getvalue()
+    text = out.getvalue()
+    assert f"Board on {path}" in text
+    entries = [json.loads(line) for line in journal.read_text().splitlines()]
+    turns = [e for e in entries if e["type"] == "turn"]
+    assert turns, text  # some turns were played in 12 s
+    truth = board.table.truth[0]
+    rules = get_rule_set("trictrac")
+    made = truth.turns()
+    for entry, record in zip(turns, made):
+        assert entry["colour"] == record.colour.value
+        assert sorted(entry["roll"]) == sorted(record.roll.dice[:2])
+        assert entry["after"] == position_to_json(rules, record.after)
+    assert len(made) - len(turns) <= 1  # at most the play in progress when time ran out
+    assert "WARNING" not in text
