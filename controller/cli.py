@@ -228,10 +228,10 @@ def _run_simulated(args, config, controller, begin, journal, say, out, stdin) ->
     table = Table(controller.settings, seed=args.seed, players=(white, black), journal=journal,
                   records=args.records or config.records, controller=controller, observer=observe, pace=args.speed)
     if begin is not None:
-        table._apply(begin)
+        table.apply(begin)
     report = table.play_match()
     say(draw(controller.settings.rules, controller.game.position, controller.reader.geometry))
-    say(controller._frame.message)
+    say(controller.message)
     return 0 if not report.mismatches else 1
 
 
@@ -320,7 +320,7 @@ def _run_board(args, config, controller, begin, journal, say) -> int:  # type: i
         link.close()
         if gpio is not None:
             gpio.close()
-    say(controller._frame.message)
+    say(controller.message)
     return 0
 
 

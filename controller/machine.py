@@ -628,6 +628,11 @@ class Controller:
         )
 
     @property
+    def message(self) -> str:
+        """The message the board shows now."""
+        return self._frame.message
+
+    @property
     def last_verdict(self) -> Verdict | None:
         """How the last snapshot was judged (None before any, or between turns)."""
         return self._verdict

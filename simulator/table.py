@@ -174,7 +174,7 @@ class Table:
         self.truth: list[Game] = []
         self._tick: ScheduledCall | None = None
         if controller is None:
-            self._apply(self.controller.begin(self.sim.clock.now()))
+            self.apply(self.controller.begin(self.sim.clock.now()))
 
     # -- the event pump ------------------------------------------------------------------------
     def _note(self, line: str) -> None:
@@ -182,7 +182,8 @@ class Table:
         if self._log is not None:
             self._log(line)
 
-    def _apply(self, out: Output) -> None:
+    def apply(self, out: Output) -> None:
+        """Carry out an output the controller gave outside the pump (its first, say)."""
         self.runner.apply(out)
         self._after(out)
         if self.serial is not None:  # the lights reach the device before the clock moves

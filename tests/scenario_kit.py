@@ -214,7 +214,7 @@ def scene(
 
     controller.handle = judged  # type: ignore[method-assign]
     if made_here:
-        table._apply(controller.begin(table.sim.clock.now()))
+        table.apply(controller.begin(table.sim.clock.now()))
     return result
 
 
