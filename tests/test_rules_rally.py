@@ -13,9 +13,9 @@ point 25 - d.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
+import rule_tables
+from rule_tables import R, canon, expect, outcomes
 
 from controller.rules import (
     BAR,
@@ -26,7 +26,6 @@ from controller.rules import (
     Play,
     Position,
     PositionError,
-    Roll,
     get_rule_set,
 )
 
@@ -34,79 +33,18 @@ HIGHER = {"bear_off_higher": True}
 
 
 # -- helpers -------------------------------------------------------------------------------
-def P(mine, theirs=None, *, turn=WHITE, bar=0, opp_bar=0) -> Position:
-    """A position seen from the mover; checkers not placed (nor in a pool) are borne off."""
-    theirs = dict(theirs or {})
-    mover = dict(mine)
-    mover_off = 15 - sum(mover.values()) - bar
-    opp_off = 15 - sum(theirs.values()) - opp_bar
-    if turn is WHITE:
-        return Position.from_counts(mover, theirs, turn=turn, white_bar=bar, black_bar=opp_bar,
-                                    white_off=mover_off, black_off=opp_off)
-    return Position.from_counts(theirs, mover, turn=turn, white_bar=opp_bar, black_bar=bar,
-                                white_off=opp_off, black_off=mover_off)
+def theirs_point(p: int) -> int:
+    """The opponent's own number of the physical point that is ``p`` for the mover."""
+    return rule_tables.theirs_point(p, False)
 
 
-def R(text: str) -> Roll:
-    return Roll(int(text[0]), int(text[1]))
-
-
-def _render(counts: Counter, hits: Counter) -> str:
-    parts = []
-    for name in ["bar"] + [str(p) for p in range(24, 0, -1)]:
-        n = counts.get(name, 0)
-        if n:
-            parts.append(name if n == 1 else f"{name}x{n}")
-    for p in sorted(hits, key=int, reverse=True):
-        parts.extend([f"*{p}"] * hits[p])
-    return " ".join(parts)
-
-
-def canon(text: str) -> str:
-    counts: Counter = Counter()
-    hits: Counter = Counter()
-    for tok in text.split():
-        if tok.startswith("*"):
-            hits[tok[1:]] += 1
-            continue
-        name, _, n = tok.partition("x")
-        counts[name] += int(n) if n else 1
-    return _render(counts, hits)
+def P(mine, theirs=None, *, turn=WHITE, bar=0, opp_bar=0) -> Position:  # type: ignore[no-untyped-def]
+    """A position seen from the mover (see ``rule_tables.position``)."""
+    return rule_tables.position(mine, theirs, mirrored=False, turn=turn, bar=bar, opp_bar=opp_bar)
 
 
 def describe(before: Position, after: Position) -> str:
-    mover = before.turn
-    side = after.side(mover)
-    counts = Counter()
-    if side[BAR]:
-        counts["bar"] = side[BAR]
-    for p in range(1, 25):
-        if side[p]:
-            counts[str(p)] = side[p]
-    hits = Counter()
-    ob, oa = before.side(mover.opponent), after.side(mover.opponent)
-    for p in range(1, 25):
-        if ob[p] > oa[p]:
-            hits[str(p)] = ob[p] - oa[p]
-    assert oa[BAR] - ob[BAR] == sum(hits.values())      # 3.3: hit checkers go to the pool
-    return _render(counts, hits)
-
-
-def outcomes(rs, pos: Position, roll: Roll) -> set[str]:
-    rs.validate(pos)
-    results = rs.legal_results(pos, roll)
-    plays = rs.legal_plays(pos, roll)
-    got = {describe(pos, after) for after in results}
-    assert len(plays) == len(results) == len(got)
-    for after, play in results.items():
-        assert after.turn is pos.turn.opponent
-        assert rs.apply(pos, play) == after
-        assert rs.is_legal(pos, roll, play)
-    return got
-
-
-def expect(*texts: str) -> set[str]:
-    return {canon(t) for t in texts}
+    return rule_tables.describe(before, after, False)
 
 
 def _moves(*triples):

@@ -12,9 +12,9 @@ helper converts them to the opponent's numbering (White's p is Black's 25 - p).
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
+import rule_tables
+from rule_tables import R, expect, outcomes
 
 from controller.rules import (
     BAR,
@@ -25,7 +25,6 @@ from controller.rules import (
     Play,
     Position,
     PositionError,
-    Roll,
     get_rule_set,
 )
 
@@ -34,90 +33,17 @@ BOTH = ("trictrac", "backgammon")
 
 # -- helpers -------------------------------------------------------------------------------
 def theirs_point(p: int) -> int:
-    """The opponent's own number of the physical point that is ``p`` for the mover (2.1)."""
-    return 25 - p
+    """The opponent's own number of the physical point that is ``p`` for the mover."""
+    return rule_tables.theirs_point(p, True)
 
 
-def P(mine, theirs=None, *, turn=WHITE, bar=0, opp_bar=0) -> Position:
-    """A position seen from the mover: ``mine`` in own points, ``theirs`` in the mover's points.
-
-    Checkers not placed are borne off.
-    """
-    theirs = theirs or {}
-    mover = dict(mine)
-    opp = {theirs_point(p): n for p, n in theirs.items()}
-    mover_off = 15 - sum(mover.values()) - bar
-    opp_off = 15 - sum(opp.values()) - opp_bar
-    kw = dict(turn=turn)
-    if turn is WHITE:
-        return Position.from_counts(mover, opp, white_bar=bar, black_bar=opp_bar,
-                                    white_off=mover_off, black_off=opp_off, **kw)
-    return Position.from_counts(opp, mover, white_bar=opp_bar, black_bar=bar,
-                                white_off=opp_off, black_off=mover_off, **kw)
-
-
-def R(text: str) -> Roll:
-    return Roll(int(text[0]), int(text[1]))
-
-
-def _render(counts: Counter, hits: Counter) -> str:
-    parts = []
-    for name in ["bar"] + [str(p) for p in range(24, 0, -1)]:
-        n = counts.get(name, 0)
-        if n:
-            parts.append(name if n == 1 else f"{name}x{n}")
-    for p in sorted(hits, key=int, reverse=True):
-        parts.extend([f"*{p}"] * hits[p])
-    return " ".join(parts)
-
-
-def canon(text: str) -> str:
-    """Normalise a hand-written result: any order, ``13 13`` == ``13x2``."""
-    counts: Counter = Counter()
-    hits: Counter = Counter()
-    for tok in text.split():
-        if tok.startswith("*"):
-            hits[tok[1:]] += 1
-            continue
-        name, _, n = tok.partition("x")
-        counts[name] += int(n) if n else 1
-    return _render(counts, hits)
+def P(mine, theirs=None, *, turn=WHITE, bar=0, opp_bar=0) -> Position:  # type: ignore[no-untyped-def]
+    """A position seen from the mover (see ``rule_tables.position``)."""
+    return rule_tables.position(mine, theirs, mirrored=True, turn=turn, bar=bar, opp_bar=opp_bar)
 
 
 def describe(before: Position, after: Position) -> str:
-    mover = before.turn
-    side = after.side(mover)
-    counts = Counter()
-    if side[BAR]:
-        counts["bar"] = side[BAR]
-    for p in range(1, 25):
-        if side[p]:
-            counts[str(p)] = side[p]
-    hits = Counter()
-    opp_before, opp_after = before.side(mover.opponent), after.side(mover.opponent)
-    for p in range(1, 25):
-        lost = opp_before[theirs_point(p)] - opp_after[theirs_point(p)]
-        if lost > 0:
-            hits[str(p)] = lost
-    return _render(counts, hits)
-
-
-def outcomes(rs, pos: Position, roll: Roll) -> set[str]:
-    rs.validate(pos)
-    results = rs.legal_results(pos, roll)
-    plays = rs.legal_plays(pos, roll)
-    got = {describe(pos, after) for after in results}
-    # one play per distinct resulting position, and every play reproduces its position
-    assert len(plays) == len(results) == len(got)
-    for after, play in results.items():
-        assert after.turn is pos.turn.opponent
-        assert rs.apply(pos, play) == after
-        assert rs.is_legal(pos, roll, play)
-    return got
-
-
-def expect(*texts: str) -> set[str]:
-    return {canon(t) for t in texts}
+    return rule_tables.describe(before, after, True)
 
 
 # -- section 1 and 2.2: the set of legal plays ----------------------------------------------
