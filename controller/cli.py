@@ -196,7 +196,7 @@ def cmd_run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         raise CliError(str(error)) from None
     try:
         if args.port or config.port or config.board:
-            return _run_board(args, config, controller, begin, journal, say)
+            return _run_board(args, config, controller, begin, journal, say, stdin)
         return _run_simulated(args, config, controller, begin, journal, say, out, stdin)
     finally:
         if journal is not None:
@@ -259,7 +259,7 @@ class TerminalSounder:
         self._say(f"\a  ({sound.value})")
 
 
-def _run_board(args, config, controller, begin, journal, say) -> int:  # type: ignore[no-untyped-def]
+def _run_board(args, config, controller, begin, journal, say, stdin) -> int:  # type: ignore[no-untyped-def]
     """A real board (or the virtual one) on a serial port, with the GPIO parts if wired."""
     import signal
     import threading
@@ -287,6 +287,12 @@ def _run_board(args, config, controller, begin, journal, say) -> int:  # type: i
         except Exception as error:  # no GPIO on this machine (not a Pi): go on without
             say(f"gpio: not used: {error}")
     sounder = gpio.sounder if gpio is not None and gpio.sounder is not None else TerminalSounder(say)
+    from hal.interfaces import DiceKind
+    from hal.terminal import TerminalInput
+
+    if args.typed or config.dice is DiceKind.TYPED or (gpio is None and stdin.isatty()):
+        # rolls typed in, and the buttons as words, when no buttons are wired
+        TerminalInput(stdin, events, clock, say).start()
     dice = [link] + ([gpio.dice] if gpio is not None and gpio.dice is not None else [])
     hardware = Hardware(clock, events, lights=link, sounder=sounder,
                         turn_indicator=gpio.turn_indicator if gpio is not None else None, sensor=link, dice=dice)
@@ -484,7 +490,7 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="the main job: the board, or with none configured the simulated board")
     _game_options(run)
     run.add_argument("--players", choices=("random", "greedy"), default="greedy", help="simulated players")
-    run.add_argument("--typed", action="store_true", help="play White yourself by typing rolls and plays")
+    run.add_argument("--typed", action="store_true", help="simulated board: play White by typing; real board: type rolls and buttons")
     run.add_argument("--seed", type=int, default=1)
     run.add_argument("--speed", type=float, default=0.0, help="virtual seconds per second (0: as fast as possible)")
     run.add_argument("--journal", type=Path, help="journal file (resumes an unfinished match)")

@@ -37,3 +37,23 @@ def test_run_on_the_virtual_board_records_what_the_players_made(tmp_path: Path) 
         assert entry["after"] == position_to_json(rules, record.after)
     assert len(made) - len(turns) <= 1  # at most the play in progress when time ran out
     assert "WARNING" not in text
+
+
+def test_run_on_a_board_without_buttons_takes_typed_words() -> None:
+    """No GPIO wired: the terminal stands in for the buttons and typed rolls."""
+    from simulator.board import PhysicalBoard
+    from simulator.virtual_device import VirtualDevice
+
+    device = VirtualDevice(PhysicalBoard(), seed=2).start()
+    out = io.StringIO()
+    try:
+        code = main(["run", "--port", device.path, "--typed", "--verbose", "--seconds", "3"],
+                    out=out, stdin=io.StringIO("menu\n6 1\nbanana\n"))
+    finally:
+        device.close()
+    text = out.getvalue()
+    assert code == 0, text
+    assert "terminal: type two dice" in text
+    assert "trictrac: setup, white to play" in text  # Menu: the status
+    assert "Set up the board before rolling" in text  # the typed roll, at the wrong moment
+    assert "'banana'?" in text
