@@ -18,13 +18,6 @@ STEADY = LightMode.STEADY
 BLINK = LightMode.BLINK
 
 
-def _merge(*parts: dict[Zone, Light]) -> dict[Zone, Light]:
-    out: dict[Zone, Light] = {}
-    for part in parts:
-        out.update(part)
-    return out
-
-
 def restore_frame(reader: BoardReader, shown: BoardReading, wanted: BoardReading, message: str) -> LightFrame:
     """Where checkers are missing (steady) or extra (blinking) until the board matches."""
     lights: dict[Zone, Light] = {}
@@ -93,5 +86,5 @@ def pass_frame(colour: Colour, message: str) -> LightFrame:
 
 __all__ = [
     "hit_frame", "pass_frame", "restore_frame", "source_frame", "start_quarter_lights", "target_frame",
-    "turn_lights", "warning_frame", "winner_frame", "_merge",
+    "turn_lights", "warning_frame", "winner_frame",
 ]

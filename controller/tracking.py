@@ -165,6 +165,10 @@ class StillMap:
         """Nothing may move between turns."""
         return ()
 
+    def remaining_dice(self, key: int) -> tuple[int, ...]:
+        """No dice are in play between turns."""
+        return ()
+
 
 class Kind(Enum):
     """What a snapshot shows."""
@@ -209,8 +213,7 @@ class Tracker:
 
     def _dice_left(self, key: int) -> int:
         """How many dice are still to play on the way to ``key`` (0 between turns)."""
-        remaining = getattr(self.map, "remaining_dice", _no_dice)
-        return len(remaining(key))
+        return len(self.map.remaining_dice(key))
 
     def key(self, reading: BoardReading) -> int:
         """The packed key of a reading (counts above 15 are clipped: they are faults anyway)."""
@@ -320,10 +323,6 @@ class Tracker:
             if best is None:
                 return None
         return best, _lifted(best, key)
-
-
-def _no_dice(key: int) -> tuple[int, ...]:
-    return ()
 
 
 def _subsets(points: tuple[int, ...]) -> list[tuple[int, ...]]:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from controller.rules import BAR, WHITE, Colour, Position, Roll
+import pytest
+
+from controller.rules import BAR, WHITE, Colour, Position, PositionError, Roll
 
 
 def theirs_point(p: int, mirrored: bool) -> int:
@@ -91,6 +93,17 @@ def outcomes(rs, pos: Position, roll: Roll) -> set[str]:  # type: ignore[no-unty
         assert rs.apply(pos, play) == after
         assert rs.is_legal(pos, roll, play)
     return got
+
+
+def check_validate(rs, white: dict[int, int], black: dict[int, int], ok: bool) -> None:  # type: ignore[no-untyped-def]
+    """``validate`` accepts the position (the rest of each side off) exactly when ``ok``."""
+    pos = Position.from_counts(white, black, white_off=15 - sum(white.values()),
+                               black_off=15 - sum(black.values()))
+    if ok:
+        assert rs.validate(pos) == pos
+    else:
+        with pytest.raises(PositionError):
+            rs.validate(pos)
 
 
 def expect(*texts: str) -> set[str]:

@@ -25,7 +25,6 @@ from controller.rules import (
     Move,
     Play,
     Position,
-    PositionError,
     get_rule_set,
 )
 
@@ -394,14 +393,7 @@ def test_3_3_hit_checker_goes_back_to_the_pool():
     pytest.param({24: 2}, {24: 1}, False, id="3.1-both-start-at-the-same-edge-point"),
 ])
 def test_3_1_validate(name, white, black, ok):
-    rs = rules(name)
-    pos = Position.from_counts(white, black, white_off=15 - sum(white.values()),
-                               black_off=15 - sum(black.values()))
-    if ok:
-        assert rs.validate(pos) == pos
-    else:
-        with pytest.raises(PositionError):
-            rs.validate(pos)
+    rule_tables.check_validate(rules(name), white, black, ok)
 
 
 @pytest.mark.parametrize("quarter,die,line", [
