@@ -9,9 +9,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence, TextIO
 
+from . import cli_args
+from .inputs import InputError, check_journal_path, check_records_folder, read_input, read_lines
+from .notation.bounded_json import JsonInputError, load_json
 from .notation.diagram import draw
 from .notation.moves import format_play
 from .notation.position_json import position_from_json, position_to_json
@@ -27,33 +29,39 @@ if TYPE_CHECKING:
 
 
 
-class CliError(Exception):
+class CliError(ValueError):
     """A problem with the command line or its input, reported without a traceback."""
 
 
+class UsageError(CliError):
+    """A command line the parser refuses (unknown option, a bad number...)."""
+
+    def __init__(self, prog: str, message: str) -> None:
+        super().__init__(message)
+        self.prog = prog
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (raised, so ``main`` reports them)."""
+
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        raise UsageError(self.prog, f"{message} (see {self.prog} --help)")
+
+
 def _read_text(source: str, stdin: TextIO) -> tuple[str, str]:
-    if source == "-":
-        return stdin.read(), "<stdin>"
-    try:
-        return Path(source).read_text(encoding="utf-8"), source
-    except OSError as error:
-        raise CliError(f"cannot read {source}: {error.strerror or error}") from None
+    return read_input(source, stdin)
 
 
 def _load_position(text: str, where: str) -> tuple[RuleSet, Position]:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise CliError(f"{where}: not JSON ({error.msg} at line {error.lineno}, column {error.colno})") from None
-    try:
-        return position_from_json(data)
-    except RulesError as error:
+        return position_from_json(load_json(text))
+    except (JsonInputError, RulesError) as error:
         raise CliError(f"{where}: {error}") from None
 
 
-def _roll(dice: Sequence[int]) -> Roll:
+def _roll(dice: Sequence[object]) -> Roll:
     try:
-        return Roll(dice[0], dice[1])
+        return Roll(dice[0], dice[1])  # type: ignore[arg-type]
     except RulesError as error:
         raise CliError(str(error)) from None
 
@@ -70,31 +78,11 @@ def _legal_json(rules: RuleSet, position: Position, roll: Roll) -> dict[str, Any
 
 def cmd_legal(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     """Print the legal plays for a position and a roll (or a JSON-lines stream of them)."""
-    text, where = _read_text(args.position, stdin)
     if args.jsonl:
-        failures = 0
-        for number, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                item = json.loads(line)
-                if not isinstance(item, dict) or set(item) != {"position", "dice"}:
-                    raise CliError('each line is {"position": {...}, "dice": [A, B]}')
-                dice = item["dice"]
-                if not isinstance(dice, list) or len(dice) != 2:
-                    raise CliError("dice is a list of two numbers")
-                rules, position = position_from_json(item["position"])
-                result: dict[str, Any] = _legal_json(rules, position, _roll(dice))
-            except (CliError, RulesError) as error:
-                failures += 1
-                result = {"error": f"{where} line {number}: {error}"}
-            except json.JSONDecodeError as error:
-                failures += 1
-                result = {"error": f"{where} line {number}: not JSON ({error.msg})"}
-            out.write(json.dumps(result) + "\n")
-        return 1 if failures else 0
+        return _legal_jsonl(args, out, stdin)
     if args.dice is None:
         raise CliError("give the roll with --dice A B")
+    text, where = _read_text(args.position, stdin)
     rules, position = _load_position(text, where)
     roll = _roll(args.dice)
     if args.json:
@@ -105,6 +93,43 @@ def cmd_legal(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         out.write(f"{position.turn.value} cannot move with {roll}: the turn passes\n")
     for play in plays:
         out.write(format_play(play, rules) + "\n")
+    return 0
+
+
+def _legal_line(line: str) -> dict[str, Any]:
+    """The answer to one ``{"position": {...}, "dice": [A, B]}`` line."""
+    item = load_json(line)
+    if not isinstance(item, dict) or set(item) != {"position", "dice"}:
+        raise CliError('each line is {"position": {...}, "dice": [A, B]}')
+    dice = item["dice"]
+    if not isinstance(dice, list) or len(dice) != 2:
+        raise CliError("dice is a list of two numbers")
+    rules, position = position_from_json(item["position"])
+    return _legal_json(rules, position, _roll(dice))
+
+
+def _legal_jsonl(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    """Answer every line, a bad one with ``{"error": ...}``; exit 2 when any line was bad."""
+    if args.dice is not None:
+        raise CliError("with --jsonl the dice are given on each line, not with --dice")
+    where = "standard input" if args.position == "-" else args.position
+    failures = answered = 0
+    for number, line in read_lines(args.position, stdin):
+        if isinstance(line, str) and not line.strip():
+            continue
+        answered += 1
+        try:
+            if isinstance(line, InputError):
+                raise line
+            result = _legal_line(line)
+        except (CliError, InputError, JsonInputError, RulesError) as error:
+            failures += 1
+            message = str(error)
+            result = {"error": message if isinstance(error, InputError) else f"{where} line {number}: {message}"}
+        out.write(json.dumps(result) + "\n")
+        out.flush()
+    if failures:
+        raise CliError(f"{failures} of {answered} lines were bad input (each answered with an error object)")
     return 0
 
 
@@ -139,10 +164,12 @@ def cmd_replay(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
 def cmd_show(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     """Draw a position (interchange JSON) or a rule set's start position."""
     if args.start:
+        if args.position is not None:
+            raise CliError("give a position file or --start, not both")
         rules = _rule_set(args.start)
         position = rules.start_position()
     else:
-        text, where = _read_text(args.position, stdin)
+        text, where = _read_text(args.position or "-", stdin)
         rules, position = _load_position(text, where)
     try:
         geometry = rules.geometry(args.quarter)
@@ -189,6 +216,10 @@ def cmd_run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     settings, config = _settings(args)
     say = _say(out)
     journal_path = args.journal or config.journal
+    if journal_path:
+        check_journal_path(journal_path)  # before play starts: a journal that cannot be written is bad input
+    if args.records or config.records:
+        check_records_folder(args.records or config.records)
     journal = Journal(journal_path) if journal_path else None
     try:
         controller, begin = open_controller(settings, journal, say, 0.0)
@@ -344,8 +375,8 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
             sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{args.games} games")
             sys.stderr.flush()
 
-    if args.games < 1 or not 0 <= args.noise <= 10 or not 0 <= args.illegal_rate <= 1:
-        raise CliError("--games is 1 or more, --noise 0 to 10, --illegal-rate 0 to 1")
+    if args.records is not None:
+        check_records_folder(args.records)
     report = simulate(settings, args.games, seed=args.seed, noise=args.noise, illegal_rate=args.illegal_rate,
                       records=args.records, progress=progress, link=args.link)
     if tty:
@@ -379,9 +410,11 @@ def _open_link(args: argparse.Namespace, say):  # type: ignore[no-untyped-def]
     from hal.queue import ThreadSafeQueue
     from hal.serial_link import LinkError, open_board
 
+    from .config import load_config
+
     port = args.port
     if port is None and args.config is not None:
-        port = _settings(args)[1].port
+        port = load_config(args.config).port
     events = ThreadSafeQueue()
     try:
         return open_board(port, events, MonotonicClock(), log=say), events
@@ -438,6 +471,11 @@ def cmd_virtual_board(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> i
     from simulator.virtual_device import serve
 
     say = _say(out)
+    if args.quarter is not None:
+        try:
+            _rule_set(args.rules or "trictrac").geometry(args.quarter)
+        except RulesError as error:
+            raise CliError(str(error)) from None
     path, board = serve(args.rules or "trictrac", args.seed, players=args.players, quarter=args.quarter,
                         games=args.games, speed=args.speed, illegal_rate=args.illegal_rate, log=say)
     say(f"virtual board on {path}: in another terminal run  trictrac run --port {path}")
@@ -458,80 +496,85 @@ def _rule_set(name: str) -> RuleSet:
 
 
 def _game_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", type=Path, help="TOML configuration file")
+    parser.add_argument("--config", type=cli_args.file_path, help="TOML configuration file")
     parser.add_argument("--rules", choices=rule_set_names(), help="rule set (default: trictrac or the config's)")
-    parser.add_argument("--quarter", help="rally start quarter: 1-6, 7-12, I-VI or VII-XII")
+    parser.add_argument("--quarter", type=cli_args.quarter, help="rally start quarter: 1-6, 7-12, I-VI or VII-XII")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
-    parser = argparse.ArgumentParser(prog="trictrac", description=__doc__)
+    parser = _Parser(prog="trictrac", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
     legal = sub.add_parser("legal", help="the legal plays for a position and a roll")
-    legal.add_argument("position", nargs="?", default="-", help="position JSON file, or - for standard input")
-    legal.add_argument("--dice", nargs=2, type=int, metavar=("A", "B"), help="the roll")
+    legal.add_argument("position", nargs="?", default="-", type=cli_args.input_source,
+                       help="position JSON file, or - for standard input")
+    legal.add_argument("--dice", nargs=2, type=cli_args.die, metavar=("A", "B"), help="the roll")
     legal.add_argument("--json", action="store_true", help="print the plays and positions as JSON")
     legal.add_argument("--jsonl", action="store_true", help='read {"position", "dice"} per line, answer per line')
     legal.set_defaults(func=cmd_legal)
 
     rep = sub.add_parser("replay", help="check a game record turn by turn")
-    rep.add_argument("record", help="game record (.mat), or - for standard input")
+    rep.add_argument("record", type=cli_args.input_source, help="game record (.mat), or - for standard input")
     rep.add_argument("--json", action="store_true", help="print every turn with its positions as JSON")
     rep.add_argument("--show", action="store_true", help="draw the board after every turn")
     rep.set_defaults(func=cmd_replay)
 
     show = sub.add_parser("show", help="draw a position as a text board")
-    show.add_argument("position", nargs="?", default="-", help="position JSON file, or - for standard input")
+    show.add_argument("position", nargs="?", type=cli_args.input_source,
+                      help="position JSON file, or - for standard input (the default)")
     show.add_argument("--start", metavar="RULES", choices=rule_set_names(), help="draw this rule set's start")
-    show.add_argument("--quarter", help="rally start quarter: 1-6, 7-12, I-VI or VII-XII")
+    show.add_argument("--quarter", type=cli_args.quarter, help="rally start quarter: 1-6, 7-12, I-VI or VII-XII")
     show.set_defaults(func=cmd_show)
 
     run = sub.add_parser("run", help="the main job: the board, or with none configured the simulated board")
     _game_options(run)
     run.add_argument("--players", choices=("random", "greedy"), default="greedy", help="simulated players")
     run.add_argument("--typed", action="store_true", help="simulated board: play White by typing; real board: type rolls and buttons")
-    run.add_argument("--seed", type=int, default=1)
-    run.add_argument("--speed", type=float, default=0.0, help="virtual seconds per second (0: as fast as possible)")
-    run.add_argument("--journal", type=Path, help="journal file (resumes an unfinished match)")
-    run.add_argument("--records", type=Path, help="folder for the .mat game records")
+    run.add_argument("--seed", type=cli_args.seed, default=1)
+    run.add_argument("--speed", type=cli_args.number(0.0, 1e6), default=0.0,
+                     help="virtual seconds per second (0: as fast as possible)")
+    run.add_argument("--journal", type=cli_args.file_path, help="journal file (resumes an unfinished match)")
+    run.add_argument("--records", type=cli_args.file_path, help="folder for the .mat game records")
     run.add_argument("--verbose", action="store_true", help="print every message the board shows")
-    run.add_argument("--port", help="the board's serial port (default: the config's, else found by USB id)")
+    run.add_argument("--port", type=cli_args.port,
+                     help="the board's serial port (default: the config's, else found by USB id)")
     run.add_argument("--no-gpio", action="store_true", help="ignore the [gpio] section (not on a Pi)")
     run.add_argument("--exit-after-match", action="store_true", help="stop when the match is over")
-    run.add_argument("--seconds", type=float, default=0.0, help="stop after this long (0: run until stopped)")
+    run.add_argument("--seconds", type=cli_args.seconds, default=0.0, help="stop after this long (0: run until stopped)")
     run.set_defaults(func=cmd_run)
 
     doc = sub.add_parser("doctor", help="check the board: link, firmware, calibration, LEDs, live sensors")
-    doc.add_argument("--port")
-    doc.add_argument("--config", type=Path)
-    doc.add_argument("--seconds", type=float, default=10.0, help="how long to show the sensors live")
+    doc.add_argument("--port", type=cli_args.port)
+    doc.add_argument("--config", type=cli_args.file_path)
+    doc.add_argument("--seconds", type=cli_args.seconds, default=10.0, help="how long to show the sensors live")
     doc.add_argument("--no-live", action="store_true", help="skip the live view")
     doc.set_defaults(func=cmd_doctor)
 
     cal = sub.add_parser("calibrate", help="guided calibration of the sensors, stored on the board")
-    cal.add_argument("--port")
-    cal.add_argument("--config", type=Path)
+    cal.add_argument("--port", type=cli_args.port)
+    cal.add_argument("--config", type=cli_args.file_path)
     cal.set_defaults(func=cmd_calibrate)
 
     vb = sub.add_parser("virtual-board", help="serve a virtual board on a pseudo-terminal")
     vb.add_argument("--rules", choices=rule_set_names())
-    vb.add_argument("--quarter")
-    vb.add_argument("--seed", type=int, default=1)
+    vb.add_argument("--quarter", type=cli_args.quarter)
+    vb.add_argument("--seed", type=cli_args.seed, default=1)
     vb.add_argument("--players", choices=("random", "greedy"), default="greedy")
-    vb.add_argument("--games", type=int, default=1)
-    vb.add_argument("--speed", type=float, default=1.0, help="the players' speed (1: a person's)")
-    vb.add_argument("--illegal-rate", type=float, default=0.0)
-    vb.add_argument("--seconds", type=float, default=0.0, help="stop after this long (0: until Ctrl-C)")
+    vb.add_argument("--games", type=cli_args.games, default=1)
+    vb.add_argument("--speed", type=cli_args.number(0.0, 1000.0, low_open=True), default=1.0,
+                    help="the players' speed (1: a person's)")
+    vb.add_argument("--illegal-rate", type=cli_args.rate, default=0.0)
+    vb.add_argument("--seconds", type=cli_args.seconds, default=0.0, help="stop after this long (0: until Ctrl-C)")
     vb.set_defaults(func=cmd_virtual_board)
 
     sim = sub.add_parser("simulate", help="whole games headless through the full controller")
     _game_options(sim)
-    sim.add_argument("--games", type=int, default=10)
-    sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--noise", type=float, default=0.0, help="sensor noise level (1: a poor sensor)")
-    sim.add_argument("--illegal-rate", type=float, default=0.0, help="chance per turn of an illegal move")
-    sim.add_argument("--records", type=Path, help="folder for each game's .mat record")
+    sim.add_argument("--games", type=cli_args.games, default=10)
+    sim.add_argument("--seed", type=cli_args.seed, default=1)
+    sim.add_argument("--noise", type=cli_args.noise, default=0.0, help="sensor noise level (1: a poor sensor), 0 to 10")
+    sim.add_argument("--illegal-rate", type=cli_args.rate, default=0.0, help="chance per turn of an illegal move, 0 to 1")
+    sim.add_argument("--records", type=cli_args.file_path, help="folder for each game's .mat record")
     sim.add_argument("--json", action="store_true")
     sim.add_argument("--link", choices=("direct", "serial"), default="direct",
                      help="serial: through the firmware on a virtual device and a real pyserial link")
@@ -539,16 +582,63 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: TextIO | None = None) -> int:
-    """Run the command line; errors are one line on standard error and exit status 2."""
-    args = build_parser().parse_args(argv)
+def one_line(text: str) -> str:
+    """``text`` as one printable line: line breaks and other control characters escaped."""
+    return "".join(
+        c if c.isprintable() or c == " " else (f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}")
+        for c in text
+    )
+
+
+def _tolerant_stdin() -> None:
+    """Typed lines that are not UTF-8 become replacement characters, not an exception in a thread."""
     try:
+        sys.stdin.reconfigure(errors="replace")  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        pass
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: TextIO | None = None) -> int:
+    """Run the command line.
+
+    This is the one place errors become exit statuses.  Bad input of any kind (a ValueError:
+    the command line, a file, a configuration, a position, a record, a path that cannot be
+    written) is one line on standard error and exit status 2; an operating-system error
+    during the run (a disk that fills up, a board unplugged for good) one line and 1;
+    Ctrl-C 130.  Anything else is a bug and keeps its traceback.
+    """
+    prog = "trictrac"
+    try:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as done:  # --help
+            return done.code if isinstance(done.code, int) else 0
+        prog = f"trictrac {args.command}"
+        if stdin is None:
+            _tolerant_stdin()
         return int(args.func(args, out or sys.stdout, stdin or sys.stdin))
-    except CliError as error:
-        print(f"trictrac {args.command}: {error}", file=sys.stderr)
+    except UsageError as error:
+        _complain(error.prog, str(error))
+        return 2
+    except ValueError as error:
+        _complain(prog, str(error) or type(error).__name__)
         return 2
     except BrokenPipeError:
         return 0
+    except OSError as error:
+        _complain(prog, f"{error.filename + ': ' if error.filename else ''}{error.strerror or error}")
+        return 1
+    except KeyboardInterrupt:
+        _complain(prog, "interrupted")
+        return 130
+
+
+def _complain(prog: str, message: str) -> None:
+    try:
+        sys.stderr.write(one_line(f"{prog}: {message}") + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

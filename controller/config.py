@@ -6,8 +6,10 @@ Every bad value is reported with the file and the key, e.g.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -50,18 +52,48 @@ _SECTIONS = {
 }
 
 
+MAX_CONFIG_BYTES = 256 * 1024
+"""The largest configuration file read (the example is under 1 kB)."""
+MAX_CONFIG_DEPTH = 16
+"""The deepest nesting of arrays and inline tables accepted (the configuration needs 2)."""
+
+_TOML_TOKEN = re.compile(
+    r'''"""(?:[^\\]|\\.)*?(?:"""|$)|\'\'\'.*?(?:\'\'\'|$)|"(?:[^"\\\n]|\\.)*+"?|\'[^\'\n]*+\'?|#[^\n]*+|[\[\]{}]''',
+    re.DOTALL,
+)
+"""A TOML string of any of the four kinds, a comment, or a bracket (strings and comments skipped)."""
+
+
+def toml_depth(text: str) -> int:
+    """The deepest nesting of ``[`` and ``{`` in TOML text, brackets in strings and comments ignored."""
+    steps = (1 if token in "[{" else -1 for token in _TOML_TOKEN.findall(text) if token in "[]{}")
+    return max(accumulate(steps, initial=0))
+
+
 def load_config(path: Path | str) -> Config:
     """Read and check a TOML configuration file."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_CONFIG_BYTES + 1)
+    except (OSError, ValueError) as error:
+        problem = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise ConfigError(f"{path}: cannot read: {problem}") from None
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES // 1024} kB: not a configuration file")
     try:
-        data = tomllib.loads(text)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start})") from None
+    if toml_depth(text) > MAX_CONFIG_DEPTH:
+        raise ConfigError(f"{path}: not valid TOML: nested deeper than {MAX_CONFIG_DEPTH}")
+    try:
+        parsed = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
-    return parse_config(data, str(path))
+    except (ValueError, RecursionError) as error:  # e.g. a number of more than 4300 digits
+        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    return parse_config(parsed, str(path))
 
 
 def parse_config(data: Mapping[str, Any], source: str = "<config>") -> Config:
@@ -95,7 +127,7 @@ def parse_config(data: Mapping[str, Any], source: str = "<config>") -> Config:
     if quarter is not None:
         if rules.MIRRORED:
             raise fail("game.quarter", f"{rules.name} has no start quarter (only the rally has)")
-        if quarter not in QUARTERS:
+        if not isinstance(quarter, str) or quarter not in QUARTERS:
             raise fail("game.quarter", f"expected one of {', '.join(QUARTERS)}, got {quarter!r}")
     match_length = game.get("match_length", 1)
     if not isinstance(match_length, int) or isinstance(match_length, bool) or not 0 <= match_length <= 99:
@@ -120,14 +152,15 @@ def parse_config(data: Mapping[str, Any], source: str = "<config>") -> Config:
         except ValueError as error:
             raise ConfigError(f"{source}: {error}") from None
     port = data.get("board", {}).get("port")
-    if port is not None and not isinstance(port, str):
-        raise fail("board.port", f"expected a device path or URL, got {port!r}")
+    if port is not None and (not isinstance(port, str) or not port.strip()
+                             or any(ord(c) < 32 or ord(c) == 127 for c in port)):
+        raise fail("board.port", f"expected a device path or URL (or no port: found by USB id), got {port!r}")
     return Config(rules, quarter, match_length, float(grace), dice, journal, records, gpio, port, "board" in data, source)
 
 
 def _path(value: Any, key: str, fail: Any) -> Path | None:
     if value is None:
         return None
-    if not isinstance(value, str) or not value:
+    if not isinstance(value, str) or not value.strip() or any(ord(c) < 32 or ord(c) == 127 for c in value):
         raise fail(key, f"expected a file path, got {value!r}")
     return Path(value).expanduser()

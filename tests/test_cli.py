@@ -56,10 +56,10 @@ def test_legal_jsonl_answers_line_by_line(tmp_path: Path) -> None:
     source.write_text("\n".join(lines) + "\n")
     code, text = run(["legal", str(source), "--jsonl"])
     answers = [json.loads(line) for line in text.splitlines()]
-    assert code == 1  # some lines were bad
+    assert code == 2  # some lines were bad input (README: exit 2)
     assert len(answers) == 5
     assert len(answers[0]["plays"]) == 8
-    assert "line 2" in answers[1]["error"] and "not JSON" in answers[1]["error"]
+    assert "line 2" in answers[1]["error"] and "not valid JSON" in answers[1]["error"]
     assert "line 3" in answers[2]["error"] and "1 to 6" in answers[2]["error"]
     assert "unknown rule set 'chess'" in answers[3]["error"]
     assert answers[4]["plays"]
@@ -109,7 +109,7 @@ def test_show_draws_lines_by_mendelev() -> None:
 @pytest.mark.parametrize(
     ("stdin", "message"),
     [
-        ("{", "not JSON"),
+        ("{", "not valid JSON"),
         (START_JSON.replace("trictrac", "chess"), "unknown rule set"),
         (START_JSON.replace('"6": 5', '"6": 6', 1), "16"),
         (START_JSON.replace('"6": 5', '"27": 5', 1), "27"),

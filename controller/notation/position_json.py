@@ -38,6 +38,7 @@ from ..rules.values import (
     PositionError,
     UnknownRuleSetError,
 )
+from .bounded_json import JsonInputError, load_json
 
 TOP_KEYS = ("rules", "options", "turn", "white", "black")
 REQUIRED_TOP_KEYS = ("rules", "turn", "white", "black")
@@ -197,28 +198,24 @@ def position_from_json(data: object) -> tuple[RuleSet, Position]:
     return rule_set, position
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """``json`` object hook: refuse an object that names a key twice."""
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise PositionJsonError(f"key {json.dumps(key)} appears twice in one object")
-        result[key] = value
-    return result
-
-
 def loads(text: str | bytes) -> tuple[RuleSet, Position]:
-    """The rule set and position of an interchange document given as JSON text."""
-    if not isinstance(text, (str, bytes, bytearray)):
+    """The rule set and position of an interchange document given as JSON text (bytes: UTF-8).
+
+    The document is read within bounds (size, nesting, numbers: see ``bounded_json``).
+    """
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise PositionJsonError(
+                f"position JSON: not UTF-8 text (byte 0x{text[error.start]:02x} at offset {error.start})"
+            ) from None
+    if not isinstance(text, str):
         raise PositionJsonError(f"position JSON: expected text, got {type(text).__name__}")
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicates)
-    except json.JSONDecodeError as error:
-        raise PositionJsonError(
-            f"position JSON: not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
-        ) from None
-    except (UnicodeDecodeError, RecursionError) as error:
-        raise PositionJsonError(f"position JSON: cannot be read: {error}") from None
+        data = load_json(text)
+    except JsonInputError as error:
+        raise PositionJsonError(f"position JSON: {error}") from None
     return position_from_json(data)
 
 
