@@ -211,7 +211,7 @@ def _say(out: TextIO):  # type: ignore[no-untyped-def]
 def cmd_run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     """The main job: the configured board, or with no board the simulated one."""
     from .journal import Journal, JournalError
-    from .runner import open_controller
+    from .runner import open_controller, records_of_journals
 
     settings, config = _settings(args)
     say = _say(out)
@@ -225,6 +225,8 @@ def cmd_run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         controller, begin = open_controller(settings, journal, say, 0.0)
     except JournalError as error:
         raise CliError(str(error)) from None
+    if journal is not None and (args.records or config.records):
+        records_of_journals(journal, args.records or config.records, say)  # records lost in a crash
     try:
         if args.port or config.port or config.board:
             return _run_board(args, config, controller, begin, journal, say, stdin)
@@ -582,8 +584,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+MAX_MESSAGE = 2000
+"""The longest error line printed (a message quoting a huge argument is cut)."""
+
+
 def one_line(text: str) -> str:
     """``text`` as one printable line: line breaks and other control characters escaped."""
+    if len(text) > MAX_MESSAGE:
+        text = text[:MAX_MESSAGE] + "..."
     return "".join(
         c if c.isprintable() or c == " " else (f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}")
         for c in text

@@ -9,8 +9,10 @@ position file, a JSON-lines stream and a configuration file.
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from controller import cli_args
 from controller.cli import main
 from controller.config import ConfigError, load_config
 from controller.notation.bounded_json import JsonInputError, load_json
@@ -662,6 +665,40 @@ def test_any_bytes_as_a_configuration(data: bytes, tmp_path_factory: pytest.Temp
     code, out = _run(["run", "--config", str(path), "--journal", str(root / "in_the_way" / "j.jsonl")])
     assert code == 2 and "wins" not in out
     _check_exit(code, capsys.readouterr().err)
+
+
+ARGUMENT_TYPES = {
+    "seed": (cli_args.seed, lambda v: isinstance(v, int) and -(2**63) <= v < 2**63),
+    "games": (cli_args.games, lambda v: isinstance(v, int) and 1 <= v <= 1_000_000),
+    "noise": (cli_args.noise, lambda v: 0 <= v <= 10),
+    "rate": (cli_args.rate, lambda v: 0 <= v <= 1),
+    "seconds": (cli_args.seconds, lambda v: 0 <= v <= cli_args.MAX_SECONDS),
+    "virtual speed": (cli_args.number(0.0, 1000.0, low_open=True), lambda v: 0 < v <= 1000),
+    "die": (cli_args.die, lambda v: v in range(1, 7)),
+    "port": (cli_args.port, lambda v: isinstance(v, str) and v.strip() != ""),
+    "path": (cli_args.file_path, lambda v: isinstance(v, Path)),
+    "quarter": (cli_args.quarter, lambda v: v in ("1-6", "7-12", "I-VI", "VII-XII")),
+}
+
+
+@FUZZ
+@given(kind=st.sampled_from(sorted(ARGUMENT_TYPES)),
+       text=st.text(max_size=30) | st.from_regex(r"[-+]?[0-9_.eEinfa ]{0,12}", fullmatch=True))
+def test_argument_types_give_a_value_in_range_or_one_line(kind: str, text: str) -> None:
+    parse, in_range = ARGUMENT_TYPES[kind]
+    try:
+        value = parse(text)
+    except argparse.ArgumentTypeError as error:
+        assert str(error) and "\n" not in str(error)
+        return
+    assert in_range(value), (text, value)
+    if isinstance(value, float):
+        assert math.isfinite(value)
+
+
+def test_a_huge_argument_makes_a_short_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(["run", "--rules", "x" * 100_000])[0] == 2
+    assert len(_one_line(capsys.readouterr().err)) < 2100
 
 
 @FUZZ
