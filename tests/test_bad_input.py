@@ -708,3 +708,47 @@ def test_bounded_json_raises_only_its_own_error(text: str) -> None:
         load_json(text, max_depth=8)
     except JsonInputError:
         pass
+
+
+def test_a_journal_or_records_folder_without_write_permission(capsys: pytest.CaptureFixture[str]) -> None:
+    """As the service user would meet it: a folder it may not write (as nobody when run as root)."""
+    import contextlib
+    import os
+    import shutil
+    import tempfile
+
+    import controller.journal  # noqa: F401  (imported before giving up root)
+    import controller.runner  # noqa: F401
+    import simulator.table  # noqa: F401
+
+    base = Path(tempfile.mkdtemp(prefix="trictrac-locked-"))
+    base.chmod(0o755)
+    locked = base / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+
+    @contextlib.contextmanager
+    def unprivileged():  # type: ignore[no-untyped-def]
+        if os.geteuid() != 0:
+            yield
+            return
+        os.setegid(65534)
+        os.seteuid(65534)
+        try:
+            yield
+        finally:
+            os.seteuid(0)
+            os.setegid(0)
+
+    try:
+        for argv in (["run", "--journal", str(locked / "journal.jsonl")],
+                     ["run", "--journal", str(locked / "new" / "journal.jsonl")],
+                     ["run", "--records", str(locked / "records")],
+                     ["simulate", "--games", "1", "--records", str(locked)]):
+            with unprivileged():
+                code, out = _run(argv)
+            err = _one_line(capsys.readouterr().err)
+            assert code == 2 and "cannot write in the folder" in err and "Permission denied" in err, err
+            assert "wins" not in out
+    finally:
+        shutil.rmtree(base)
