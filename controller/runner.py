@@ -1,23 +1,33 @@
 """The runner: feeds hardware events to the controller and carries out what it asks.
 
 Order matters for a power cut: the journal entries of an output are durable before the
-lights or sounds confirm anything to the player.
+lights or sounds confirm anything to the player.  The runner is also where the wall clock
+is read (the controller reads none): it stamps a new match's ``start`` entry with a match
+id and the time, which name the match's record (``controller.records.store``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from hal.interfaces import Hardware, TickEvent
 
 from .journal import Journal
-from .machine import Controller, Output, ResumeError, Settings
-from .records.from_match import match_record
-from .records.matfile import write_mat
+from .journal_salvage import resume_kept, salvage
+from .machine import Controller, Output, Settings
+from .records.store import next_match_id, rebuild_records, stamp_start, write_record
+from .rules.game import Match
+from .rules.registry import get_rule_set
 
 Log = Callable[[str], None]
+
+
+def local_now() -> datetime:
+    """The wall-clock time, in the board's time zone."""
+    return datetime.now().astimezone()
 
 
 @dataclass
@@ -31,11 +41,22 @@ class BoardRunner:
     log: Log = print
     deadline: float | None = None
     outputs: int = field(default=0)
+    wall: Callable[[], datetime] = local_now
+    """The wall clock, read only to stamp a new match's start."""
+    start: dict[str, Any] | None = None
+    """The journal's ``start`` entry of the match under way, once known."""
+
+    def __post_init__(self) -> None:
+        if self.records is not None:
+            self.records = Path(self.records)
 
     def apply(self, out: Output) -> None:
         """Journal first, then lights, sounds and the turn LEDs; records when a game ends."""
-        if self.journal is not None and out.journal:
-            self.journal.append(out.journal)
+        entries = out.journal
+        if entries and any(entry.get("type") == "start" for entry in entries):
+            entries = tuple(self._stamped(entry) for entry in entries)
+        if self.journal is not None and entries:
+            self.journal.append(entries)
         hw = self.hardware
         hw.lights.show(out.frame)
         for sound in out.sounds:
@@ -45,17 +66,36 @@ class BoardRunner:
         for line in out.log:
             self.log(line)
         if out.finished is not None and self.records is not None:
-            self.write_record()
+            try:
+                self.write_record()
+            except OSError as error:  # the journal holds the game: the record is rebuilt at start
+                self.log(f"could not write the record in {self.records}: {error.strerror or error}")
         self.deadline = out.deadline
         self.outputs += 1
 
+    def _stamped(self, entry: dict[str, Any]) -> dict[str, Any]:
+        """A new match's start entry with its match id and start time; remembered."""
+        if entry.get("type") != "start":
+            return entry
+        if "match" not in entry:
+            when = self.wall()
+            starts = []
+            if self.journal is not None:
+                starts = [s for s in (Journal(p).first_entry() for p in self.journal.finished()) if s]
+            entry = stamp_start(entry, when, next_match_id(when, self.records, starts))
+        self.start = entry
+        return entry
+
     def write_record(self) -> Path:
-        """Write the match so far as a ``.mat`` record in the records folder."""
+        """Write the match so far as its ``.mat`` record in the records folder (atomically)."""
         assert self.records is not None
+        start = self.start
+        if start is None and self.journal is not None:
+            start = self.start = self.journal.first_entry()
+        if start is None:  # begun outside this runner, with no journal: name it now
+            start = self._stamped({"type": "start", "rules": self.controller.settings.rules.name})
         self.records.mkdir(parents=True, exist_ok=True)
-        path = self.records / f"match-{self.controller.settings.rules.name}.mat"
-        path.write_text(write_mat(match_record(self.controller.match)), encoding="utf-8")
-        return path
+        return write_record(self.records, start, self.controller.match)
 
     def step(self, wait: float | None = None) -> bool:
         """Handle one event (or a tick when the deadline passes); False when nothing happened."""
@@ -79,26 +119,28 @@ def open_controller(settings: Settings, journal: Journal | None, log: Log, time:
     """A controller resumed from the journal's unfinished match, or a new one.
 
     Returns the controller and, for a new match, the output that begins it (journal header
-    and setup lights).  Damage in the journal is reported through ``log`` and kept aside.
+    and setup lights).  Damage in the journal is reported through ``log`` in one message and
+    kept aside (see ``controller.journal``); a journal whose start is bad is set aside whole
+    and a new match begins.  Nothing in a journal makes this raise, but an unreadable file
+    (JournalError) or a folder where nothing can be written (OSError).
     """
     if journal is None:
         controller = Controller(settings)
         return controller, controller.begin(time)
-    loaded = journal.load()
-    if loaded.damage:
-        log(loaded.damage)
-    entries = loaded.entries
-    if entries:
-        controller = Controller(_journal_settings(settings, entries[0], log))
-        try:
-            controller.resume(entries)
-        except ResumeError as error:
-            cut = journal.cut_at(entries, error.index, f"entry {error.index + 1} does not replay ({error})")
-            log(cut.damage or str(error))
-            controller = Controller(controller.settings)
-            controller.resume(cut.entries)
+    found = journal.scan()
+    if found.whole is not None:
+        log(journal.set_aside_whole(found.whole).damage or "")
+    elif found.entries:
+        played = journal_settings(found.entries[0], settings.grace)
+        keep, unreplayable = salvage(played, found.entries)
+        controller = resume_kept(played, found.entries, keep, unreplayable)
+        loaded = journal.keep(found, keep, unreplayable)
+        if loaded.damage:
+            log(loaded.damage)
+        if played.rules != settings.rules:
+            log(f"the journal's match is {played.rules.name}; finishing it before {settings.rules.name}")
         if controller.match.winner() is None:
-            log(f"Resuming the unfinished {controller.settings.rules.name} match from {journal.path}")
+            log(f"Resuming the unfinished {played.rules.name} match from {journal.path}")
             return controller, None
         done = journal.start_new()
         log(f"The last match is over; its journal was kept as {done}")
@@ -106,18 +148,29 @@ def open_controller(settings: Settings, journal: Journal | None, log: Log, time:
     return controller, controller.begin(time)
 
 
-def _journal_settings(settings: Settings, start: dict[str, object], log: Log) -> Settings:
-    """The settings the journalled match was played with (they win over the configuration)."""
-    from .rules.registry import get_rule_set
+def journal_settings(start: dict[str, Any], grace: float = 1.0) -> Settings:
+    """The settings the journalled match was played with (they win over the configuration).
 
-    try:
-        rules = get_rule_set(str(start["rules"]), dict(start.get("options") or {}))  # type: ignore[arg-type]
-        quarter = start.get("quarter")
-        length = int(start.get("match_length", 1))  # type: ignore[arg-type]
-    except (KeyError, ValueError, TypeError) as error:
-        log(f"journal start entry unreadable ({error}); using the configuration")
-        return settings
-    if rules != settings.rules:
-        log(f"the journal's match is {rules.name}; finishing it before {settings.rules.name}")
-    return Settings(rules, quarter if isinstance(quarter, str) else None, length, settings.grace)
+    ``start`` passed ``controller.journal_check``, so every value is known to be good."""
+    rules = get_rule_set(start["rules"], dict(start.get("options") or {}))
+    return Settings(rules, start.get("quarter"), start["match_length"], grace)
 
+
+def records_of_journals(journal: Journal, folder: Path | str, log: Log) -> list[Path]:
+    """Rebuild the record of every journal on disk (``journal`` and its ``.done-N``) that is
+    missing or out of date in ``folder``; call it at start, after ``open_controller``.
+    Never raises: a record that cannot be rebuilt is logged."""
+    return rebuild_records(journal.finished() + [journal.path], Path(folder), _rebuild_one, log)
+
+
+def _rebuild_one(path: Path) -> tuple[dict[str, Any], Match] | None:
+    """The start entry and the match a journal file holds, read only; None if unusable."""
+    if not path.exists():
+        return None
+    found = Journal(path).scan()
+    if found.whole is not None or not found.entries:
+        return None
+    start = found.entries[0]
+    played = journal_settings(start)
+    keep, problems = salvage(played, found.entries)
+    return start, resume_kept(played, found.entries, keep, problems).match

@@ -86,16 +86,17 @@ def test_resume_after_a_cut_anywhere(played: tuple[bytes, list], cut: float, tmp
 
 
 def test_garbage_in_the_middle_is_kept_aside(played: tuple[bytes, list], tmp_path: Path) -> None:
+    """One garbage line: only it goes aside; every line after it stays."""
     data, _ = played
     lines = data.splitlines(keepends=True)
     lines[5] = b'{"type": "turn", "colour": "wh\x00ite"\n'
     path = tmp_path / "journal.jsonl"
     path.write_bytes(b"".join(lines))
     loaded = Journal(path).load()
-    assert len(loaded.entries) == 5
+    assert len(loaded.entries) == len(lines) - 1
     assert loaded.damage is not None and "line 6" in loaded.damage and "not JSON" in loaded.damage
-    assert loaded.kept_aside is not None and loaded.kept_aside.read_bytes() == b"".join(lines[5:])
-    assert path.read_bytes() == b"".join(lines[:5])
+    assert loaded.kept_aside is not None and loaded.kept_aside.read_bytes() == lines[5]
+    assert path.read_bytes() == b"".join(lines[:5] + lines[6:])
 
 
 def test_an_entry_that_does_not_replay_is_cut(played: tuple[bytes, list], tmp_path: Path) -> None:
