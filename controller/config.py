@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
-from itertools import accumulate
 from pathlib import Path
 from typing import Any, Mapping
 
 from hal.interfaces import DiceKind
 
+from .notation.bounded_json import bracket_depth
 from .rules.base import RuleSet
 from .rules.geometry import QUARTERS
 from .rules.registry import get_rule_set
@@ -66,8 +66,7 @@ _TOML_TOKEN = re.compile(
 
 def toml_depth(text: str) -> int:
     """The deepest nesting of ``[`` and ``{`` in TOML text, brackets in strings and comments ignored."""
-    steps = (1 if token in "[{" else -1 for token in _TOML_TOKEN.findall(text) if token in "[]{}")
-    return max(accumulate(steps, initial=0))
+    return bracket_depth("".join(token for token in _TOML_TOKEN.findall(text) if token in "[]{}"))
 
 
 def load_config(path: Path | str) -> Config:

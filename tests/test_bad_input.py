@@ -752,3 +752,24 @@ def test_a_journal_or_records_folder_without_write_permission(capsys: pytest.Cap
             assert "wins" not in out
     finally:
         shutil.rmtree(base)
+
+
+@FUZZ
+@given(brackets=st.text(alphabet="[]{}", max_size=60))
+def test_bracket_depth_is_the_floored_walk(brackets: str) -> None:
+    from controller.notation.bounded_json import bracket_depth
+
+    depth = deepest = 0
+    for bracket in brackets:
+        depth = max(depth + (1 if bracket in "[{" else -1), 0)
+        deepest = max(deepest, depth)
+    assert bracket_depth(brackets) == deepest
+
+
+def test_strings_and_comments_hold_no_nesting() -> None:
+    from controller.config import toml_depth
+    from controller.notation.bounded_json import nesting_depth
+
+    assert nesting_depth('{"a": "[[[[", "b": "\\\\"[[", "c": [[1]]}') == 3
+    assert nesting_depth('"' + "[" * 100) == 0  # an unterminated string is not JSON anyway
+    assert toml_depth('a = "[[[["\nb = \'[[[[\'\nc = """\n[[[[\n"""\n# [[[[\nd = [[1]]\n[t]\n[[u]]\n') == 2
