@@ -30,12 +30,14 @@ class _Event:
 
 class SnapshotChanged(_Event):
     """A new settled reading of the board: per zone ``(white, black)`` or None (unreadable),
-    in zone order; ``changes`` numbers the settled snapshots so a lost one shows."""
+    in zone order; ``changes`` numbers the settled snapshots so a lost one shows;
+    ``requested``: the answer to ``request_snapshot`` (the device adds the tray's state)."""
 
     FIELDS = ("time_ms", "zones", "changes")
 
-    def __init__(self, time_ms, zones, changes):
+    def __init__(self, time_ms, zones, changes, requested=False):
         self.time_ms, self.zones, self.changes = time_ms, tuple(zones), changes
+        self.requested = requested
 
 
 class DiceRolled(_Event):
@@ -95,8 +97,8 @@ class BoardLogic:
 
     def request_snapshot(self):
         """Send the settled snapshot at the next settled scan, changed or not, with its counter
-        as it stands, then the tray's roll if it shows one (or a cocked die).  Uncalibrated,
-        the next scan sends every zone unreadable."""
+        as it stands, marked ``requested``.  Uncalibrated, the next scan sends every zone
+        unreadable."""
         self._want_snapshot = True
 
     def set_raw_mode(self, on):
@@ -119,7 +121,7 @@ class BoardLogic:
         if self._classifier is None:
             if self._want_snapshot:  # nothing can be classified: every zone unreadable
                 self._want_snapshot = False
-                events.append(SnapshotChanged(now_ms, (None,) * self.layout.zones, self._debouncer.changes))
+                events.append(SnapshotChanged(now_ms, (None,) * self.layout.zones, self._debouncer.changes, True))
             return events
         drift = self._classifier.drift(raw)
         self.supply_ok = drift is not None
@@ -128,13 +130,23 @@ class BoardLogic:
             news = self._watcher.update(self._dice.read(raw, drift))
         changed = self._debouncer.update(self._classifier.zones(raw))
         if changed or (self._want_snapshot and self._debouncer.settled):
-            events.append(SnapshotChanged(now_ms, self._debouncer.snapshot, self._debouncer.changes))
-            if self._want_snapshot and news is None:
-                news = self._watcher.current
+            requested = self._want_snapshot
+            events.append(SnapshotChanged(now_ms, self._debouncer.snapshot, self._debouncer.changes, requested))
             self._want_snapshot = False
         if news is not None:
             events.append(DiceRolled(now_ms, news[0]))
         return events
+
+    @property
+    def snapshot_counter(self):
+        """How many settled snapshots there have been (what the last SNAPSHOT carried)."""
+        return self._debouncer.changes
+
+    @property
+    def tray(self):
+        """What the tray shows now: a roll ``(a, b)``, or None (empty, unclear or not settled)."""
+        current = self._watcher.current if self._dice is not None else None
+        return None if current is None else current[0]
 
     def pixels(self, now_ms):
         """The LED chain's RGB triples at ``now_ms``."""

@@ -14,22 +14,36 @@ from .classify import CalibrationError
 from .codes import OFF, STEADY
 from .wire_calibration import calibration_of, check_sensor, level_chunks, sensor_levels
 
-FIRMWARE = "trictrac-fw 0.1.0"
+FIRMWARE = "trictrac-fw 0.2.0"
 HEARTBEAT_MS = 1000
 """Send a HEARTBEAT when nothing was sent for this long."""
 LINK_LOST_MS = 3000
 """No valid frame from the Pi for this long: the link is lost (LEDs off, raw mode off)."""
+DICE_RESEND_MS = 250
+"""A throw the Pi has not acknowledged (DICE_ACK) is sent again this often."""
 BAD_FRAME_EVERY_MS = 1000
 """At most one ERROR BAD_FRAME a second, so a noisy line is not answered with more noise."""
 RAW_PER_FRAME = (p.MAX_PAYLOAD - 4) // 2
 NO_ID = b"\x00" * p.DEVICE_ID_SIZE
 
 
+def _random16():
+    """A random u16 from the hardware (os.urandom), or 0 where there is none."""
+    try:
+        import os
+
+        data = os.urandom(2)
+        return data[0] | (data[1] << 8)
+    except Exception:  # a port without urandom: throws still count from 0
+        return 0
+
+
 class Device:
     """The board's protocol handler around a ``BoardLogic``; ``store(text)`` writes a
     calibration's JSON to flash (None: the device cannot store one)."""
 
-    def __init__(self, logic, firmware=FIRMWARE, device_id=NO_ID, store=None, capabilities=None, now_ms=0):
+    def __init__(self, logic, firmware=FIRMWARE, device_id=NO_ID, store=None, capabilities=None, now_ms=0,
+                 first_throw=None):
         self.logic = logic
         self.layout = logic.layout
         if capabilities is None:
@@ -54,6 +68,13 @@ class Device:
         self._last_bad_frame = None
         self._answer_pending = False
         self._incoming = None
+        self.throw = _random16() if first_throw is None else first_throw & 0xFFFF
+        """The number of the last throw (u16, wraps); it starts at random at boot, so a throw
+        after a reboot is not taken for one the Pi already has."""
+        self.throw_pending = False
+        """That throw is not acknowledged yet: it is sent again every DICE_RESEND_MS."""
+        self._throw_dice = None
+        self._throw_sent = now_ms
 
     # -- what the transport calls ------------------------------------------------------------
     def boot(self, now_ms=None):
@@ -106,8 +127,11 @@ class Device:
                 out.extend(self._event_frames(event))
         if self.connected and now_ms - self._last_rx >= LINK_LOST_MS:
             self.link_lost()
+        if self.throw_pending and self.connected and now_ms - self._throw_sent >= DICE_RESEND_MS:
+            out.extend(self._dice_frame())
         if now_ms - self._last_tx >= HEARTBEAT_MS:
-            out.extend(self._frame(p.HEARTBEAT, p.heartbeat_payload(now_ms & 0xFFFFFFFF)))
+            counter = self.logic.snapshot_counter & 0xFFFF
+            out.extend(self._frame(p.HEARTBEAT, p.heartbeat_payload(now_ms & 0xFFFFFFFF, counter, self.throw)))
         return bytes(out)
 
     def link_lost(self):
@@ -127,6 +151,13 @@ class Device:
         return self.logic.raw_mode or self._answer_pending
 
     @property
+    def resend_due_ms(self):
+        """When an unacknowledged throw is sent again (None: nothing to resend)."""
+        if not self.throw_pending or not self.connected:
+            return None
+        return self._throw_sent + DICE_RESEND_MS
+
+    @property
     def lights(self):
         """The light frame the Pi last set: ``(colour code, mode code)`` per zone."""
         return self.logic.frame
@@ -144,14 +175,26 @@ class Device:
     def _ack(self, seq, status=p.OK):
         return self._frame(p.ACK, p.ack_payload(seq, status))
 
+    def _dice_frame(self):
+        """The DICE for the last throw while it is unacknowledged, else the tray's state."""
+        self._throw_sent = self.now_ms
+        if self.throw_pending:
+            return self._frame(p.DICE, p.dice_payload(self.throw, self._throw_dice, True))
+        return self._frame(p.DICE, p.dice_payload(self.throw, self.logic.tray, False))
+
     def _event_frames(self, event):
         """The frames for one BoardLogic event."""
         try:
             if isinstance(event, SnapshotChanged):
-                self._answer_pending = False
-                return self._frame(p.SNAPSHOT, p.snapshot_payload(event.changes & 0xFFFF, event.zones))
+                frame = self._frame(p.SNAPSHOT, p.snapshot_payload(event.changes & 0xFFFF, event.zones))
+                if event.requested and self._answer_pending:  # the answer: the tray comes with it
+                    self._answer_pending = False
+                    return frame + self._dice_frame()
+                return frame
             if isinstance(event, DiceRolled):
-                return self._frame(p.DICE, p.dice_payload(event.dice))
+                self.throw = (self.throw + 1) & 0xFFFF
+                self.throw_pending, self._throw_dice = True, event.dice
+                return self._dice_frame()
             if isinstance(event, RawScan):
                 out = bytearray()
                 values = event.values
@@ -174,6 +217,10 @@ class Device:
                 return self._hello()
             if msg_type == p.HEARTBEAT:
                 p.parse_heartbeat(payload)
+                return b""
+            if msg_type == p.DICE_ACK:
+                if p.parse_dice_ack(payload) == self.throw:
+                    self.throw_pending = False
                 return b""
             if msg_type == p.SNAPSHOT_REQUEST:
                 p.parse_empty(payload, "SNAPSHOT_REQUEST")

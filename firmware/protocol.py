@@ -19,7 +19,9 @@ try:
 except ImportError:  # a MicroPython build without binascii.crc32 (see _crc32_soft)
     _crc32 = None
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+"""2: DICE carries a throw number and is repeated until DICE_ACK; the device's HEARTBEAT
+carries its snapshot counter and throw number, so a lost frame shows as a gap."""
 ZONE_COUNT = 28
 """Zones in hal.zones.ZONES order: 1-12, I-XII, wait-white, wait-black, off-white, off-black."""
 
@@ -38,12 +40,13 @@ DELIMITER = b"\x00"
 
 HELLO = 0x01  # device -> Pi: who the device is
 HELLO_REQUEST = 0x02  # Pi -> device
-HEARTBEAT = 0x03  # both ways: uptime in ms
+HEARTBEAT = 0x03  # both ways: uptime in ms (device: + snapshot counter, throw number)
 ACK = 0x04  # device -> Pi: seq of the acknowledged frame, status
 ERROR = 0x05  # device -> Pi: code and short text
 SNAPSHOT = 0x10  # device -> Pi: counts in the 28 zones
 SNAPSHOT_REQUEST = 0x11  # Pi -> device
-DICE = 0x12  # device -> Pi: the dice tray
+DICE = 0x12  # device -> Pi: the dice tray, with its throw number; repeated until DICE_ACK
+DICE_ACK = 0x13  # Pi -> device: the throw number taken
 LEDS = 0x20  # Pi -> device: colour and mode of the 28 zone LEDs; acknowledged
 RAW_MODE = 0x30  # Pi -> device: raw ADC streaming on/off; acknowledged
 RAW = 0x31  # device -> Pi: raw ADC readings
@@ -61,6 +64,7 @@ MESSAGE_NAMES = {
     SNAPSHOT: "SNAPSHOT",
     SNAPSHOT_REQUEST: "SNAPSHOT_REQUEST",
     DICE: "DICE",
+    DICE_ACK: "DICE_ACK",
     LEDS: "LEDS",
     RAW_MODE: "RAW_MODE",
     RAW: "RAW",
@@ -379,10 +383,16 @@ def describe_foreign(foreign):
             firmware = " (firmware %r)" % parse_hello(payload)[4]
         except ProtocolError:
             pass
-    return "the other side speaks protocol version %d%s, this side speaks version %d" % (
+    advice = ""
+    if version < PROTOCOL_VERSION:
+        advice = ": update the board's firmware (python -m firmware.deploy)"
+    elif version > PROTOCOL_VERSION:
+        advice = ": update this controller"
+    return "the other side speaks protocol version %d%s, this side speaks version %d%s" % (
         version,
         firmware,
         PROTOCOL_VERSION,
+        advice,
     )
 
 
@@ -466,23 +476,49 @@ def parse_snapshot(payload):
 # -- DICE --------------------------------------------------------------------------------
 
 
-def dice_payload(dice):
-    """DICE: two dice 1-6, or 0 0 for None (no clear roll)."""
+DICE_THROWN = 0x01
+"""DICE flag: a throw the Pi has not acknowledged yet (an event to take once); without it the
+frame only reports what the tray shows (a throw already taken, or none)."""
+DICE_FLAGS = DICE_THROWN
+
+
+def dice_payload(throw, dice, thrown=True):
+    """DICE: the throw number (u16, wraps), flags, then two dice 1-6, or 0 0 for None (an
+    empty tray or no clear roll)."""
+    out = bytearray(struct.pack("<H", _check_int(throw, 0, 0xFFFF, "throw number")))
+    out.append(DICE_THROWN if thrown else 0)
     if dice is None:
-        return b"\x00\x00"
-    first, second = dice
-    return bytes((_check_int(first, 1, 6, "a die"), _check_int(second, 1, 6, "a die")))
+        out.extend(b"\x00\x00")
+    else:
+        first, second = dice
+        out.append(_check_int(first, 1, 6, "a die"))
+        out.append(_check_int(second, 1, 6, "a die"))
+    return bytes(out)
 
 
 def parse_dice(payload):
-    """(die, die), or None for no clear roll."""
-    _check_length(payload, 2, "DICE")
-    first, second = payload[0], payload[1]
+    """(throw number, thrown, dice) with dice (die, die) or None for no clear roll."""
+    _check_length(payload, 5, "DICE")
+    throw = struct.unpack("<H", payload[:2])[0]
+    flags, first, second = payload[2], payload[3], payload[4]
+    if flags & ~DICE_FLAGS:
+        raise ProtocolError("DICE flags 0x%02x: only 0x%02x is defined" % (flags, DICE_FLAGS))
     if first == 0 and second == 0:
-        return None
+        return throw, bool(flags & DICE_THROWN), None
     if not (1 <= first <= 6 and 1 <= second <= 6):
         raise ProtocolError("DICE %d %d: dice are 1-6, or 0 0 for no clear roll" % (first, second))
-    return first, second
+    return throw, bool(flags & DICE_THROWN), (first, second)
+
+
+def dice_ack_payload(throw):
+    """DICE_ACK: the throw number the Pi has taken."""
+    return struct.pack("<H", _check_int(throw, 0, 0xFFFF, "throw number"))
+
+
+def parse_dice_ack(payload):
+    """The acknowledged throw number."""
+    _check_length(payload, 2, "DICE_ACK")
+    return struct.unpack("<H", payload)[0]
 
 
 # -- LEDS --------------------------------------------------------------------------------
@@ -529,15 +565,24 @@ def parse_ack(payload):
 # -- HEARTBEAT ---------------------------------------------------------------------------
 
 
-def heartbeat_payload(uptime_ms):
-    """HEARTBEAT: the sender's uptime in ms, u32 (wraps)."""
-    return struct.pack("<I", _check_int(uptime_ms, 0, 0xFFFFFFFF, "uptime"))
+def heartbeat_payload(uptime_ms, snapshot_counter=None, throw=None):
+    """HEARTBEAT: the sender's uptime in ms, u32 (wraps); the device adds its snapshot counter
+    and throw number (u16 each), so the Pi sees a SNAPSHOT or DICE it missed."""
+    out = struct.pack("<I", _check_int(uptime_ms, 0, 0xFFFFFFFF, "uptime"))
+    if snapshot_counter is None and throw is None:
+        return out
+    return out + struct.pack(
+        "<HH", _check_int(snapshot_counter, 0, 0xFFFF, "snapshot counter"), _check_int(throw, 0, 0xFFFF, "throw number"))
 
 
 def parse_heartbeat(payload):
-    """Uptime in ms."""
-    _check_length(payload, 4, "HEARTBEAT")
-    return struct.unpack("<I", payload)[0]
+    """(uptime in ms, snapshot counter, throw number); the counters are None from the Pi."""
+    if len(payload) == 4:
+        return struct.unpack("<I", payload)[0], None, None
+    if len(payload) == 8:
+        uptime, counter, throw = struct.unpack("<IHH", payload)
+        return uptime, counter, throw
+    raise ProtocolError("HEARTBEAT payload is %d bytes, not 4 or 8" % len(payload))
 
 
 # -- ERROR -------------------------------------------------------------------------------

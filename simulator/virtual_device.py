@@ -63,7 +63,8 @@ class VirtualDevice:
         self.sensors = HallSensors(board, rng or random.Random(f"{seed}/hall"), noise=noise)
         self.logic = BoardLogic(self.sensors.layout, self.sensors.calibration)
         device_id = random.Random(f"{seed}/id").getrandbits(64).to_bytes(8, "little")
-        self.device = Device(self.logic, firmware=firmware, device_id=device_id, store=self._store)
+        first_throw = random.Random(f"{seed}/throw").getrandbits(16)  # the Pico's os.urandom, seeded here
+        self.device = Device(self.logic, firmware=firmware, device_id=device_id, store=self._store, first_throw=first_throw)
         self.stored: str | None = None
         """The calibration JSON last stored (the virtual flash)."""
         self.dropped = 0

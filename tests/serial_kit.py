@@ -36,6 +36,7 @@ def calibration():
 
 def device(**kwargs: object) -> Device:
     """A Device with the firmware's logic on the reference layout, calibrated."""
+    kwargs.setdefault("first_throw", 0)
     return Device(BoardLogic(Layout(), calibration()), **kwargs)  # type: ignore[arg-type]
 
 
@@ -67,7 +68,7 @@ def foreign_frame(version: int, msg_type: int, payload: bytes = b"", seq: int = 
     return p.cobs_encode(body + struct.pack("<I", p.crc32(body))) + b"\x00"
 
 
-def hello_frame(version: int = 1, zones: int = 28, caps: int = p.CAP_ALL, firmware: str = "trictrac-fw 9.9") -> bytes:
+def hello_frame(version: int = p.PROTOCOL_VERSION, zones: int = 28, caps: int = p.CAP_ALL, firmware: str = "trictrac-fw 9.9") -> bytes:
     """A HELLO frame as a board of that version would send it."""
     payload = p.hello_payload(firmware, caps, b"\x01" * 8, zone_count=zones, protocol_version=version)
     return foreign_frame(version, p.HELLO, payload)

@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from firmware import protocol as p
 from firmware.classify import Calibration, CalibrationError
 from hal.board_tools import Step, calibrate, calibration_steps, doctor
 from hal.clock import MonotonicClock
@@ -56,7 +57,7 @@ def test_doctor_reports_a_healthy_board(virtual) -> None:  # type: ignore[no-unt
     board.set_zones({"6": (5, 0), "VI": (0, 5)})
     assert doctor(link, events, said.append, live_seconds=0.5)
     text = "\n".join(said)
-    assert "firmware:" in text and "protocol 1" in text and "calibration: stored" in text
+    assert "firmware:" in text and f"protocol {p.PROTOCOL_VERSION}" in text and "calibration: stored" in text
     assert "LED test: every LED" in text
     assert "6:5w0b" in text and "VI:0w5b" in text
 

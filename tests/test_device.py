@@ -22,6 +22,7 @@ from firmware.board_logic import BoardLogic, RawScan
 from firmware.classify import CalibrationError
 from firmware.device import (
     BAD_FRAME_EVERY_MS,
+    DICE_RESEND_MS,
     HEARTBEAT_MS,
     LINK_LOST_MS,
     RAW_PER_FRAME,
@@ -93,7 +94,7 @@ def test_boot_sends_a_delimiter_and_hello_and_says_when_uncalibrated():
     assert data[0] == 0
     frames = p.Decoder().feed(data)
     assert types(frames) == [p.HELLO]
-    assert p.parse_hello(frames[0][2])[:3] == (1, p.CAP_BOARD_SENSOR | p.CAP_DICE_TRAY | p.CAP_LEDS | p.CAP_RAW_MODE, 28)
+    assert p.parse_hello(frames[0][2])[:3] == (p.PROTOCOL_VERSION, p.CAP_BOARD_SENSOR | p.CAP_DICE_TRAY | p.CAP_LEDS | p.CAP_RAW_MODE, 28)
     bare = Device(BoardLogic(Layout()), store=lambda text: None)
     frames = p.Decoder().feed(bare.boot(0))
     assert types(frames) == [p.HELLO, p.ERROR]
@@ -105,7 +106,7 @@ def test_hello_request_is_answered_with_hello(pi):
     frames = pi.say(p.HELLO_REQUEST)
     assert types(frames) == [p.HELLO]
     version, _caps, zones, device_id, firmware = p.parse_hello(frames[0][2])
-    assert (version, zones, device_id) == (1, 28, b"\x00" * 8) and firmware.startswith("trictrac-fw")
+    assert (version, zones, device_id) == (p.PROTOCOL_VERSION, 28, b"\x00" * 8) and firmware.startswith("trictrac-fw")
     assert pi.dev.connected
 
 
@@ -118,7 +119,29 @@ def test_snapshot_request_is_answered_at_the_next_settled_scan_then_the_dice(pi,
     assert types(frames) == [p.SNAPSHOT, p.DICE] and not pi.dev.busy
     counter, zones = p.parse_snapshot(frames[0][2])
     assert zones[0] == (2, 0) and zones[1:] == [(0, 0)] * 27 and counter == 1
-    assert p.parse_dice(frames[1][2]) == (6, 3)
+    assert p.parse_dice(frames[1][2]) == (0, False, (6, 3)), "dice found at start: the tray's state, no throw"
+
+
+def test_a_throw_is_sent_until_acknowledged_and_survives_a_lost_link(pi, board):
+    pi.say(p.HELLO_REQUEST)
+    pi.scans(board, 12)
+    board.dice = [4, 4]
+    dice = [p.parse_dice(f[2]) for f in pi.scans(board, 12) if f[0] == p.DICE]
+    assert dice == [(1, True, (4, 4))]
+    assert pi.now < pi.dev.resend_due_ms <= pi.now + DICE_RESEND_MS
+    pi.say(p.DICE_ACK, p.dice_ack_payload(7))  # not this throw: ignored
+    dice = [p.parse_dice(f[2]) for f in pi.scans(board, 13) if f[0] == p.DICE]
+    assert dice == [(1, True, (4, 4))], "resent after DICE_RESEND_MS"
+    pi.scans(board, LINK_LOST_MS // 20)
+    assert not pi.dev.connected and pi.dev.throw_pending, "a lost link keeps the throw owed"
+    assert [f for f in pi.scans(board, 50) if f[0] == p.DICE] == [], "nobody listens: no resends"
+    pi.say(p.SNAPSHOT_REQUEST)
+    frames = pi.scans(board, 1)
+    assert types(frames) == [p.SNAPSHOT, p.DICE] and p.parse_dice(frames[1][2]) == (1, True, (4, 4))
+    pi.say(p.DICE_ACK, p.dice_ack_payload(1))
+    assert not pi.dev.throw_pending and pi.dev.resend_due_ms is None
+    beat = [f for f in pi.scans(board, HEARTBEAT_MS // 20) if f[0] == p.HEARTBEAT][0]
+    assert p.parse_heartbeat(beat[2])[1:] == (pi.dev.logic.snapshot_counter, 1)
 
 
 def test_settled_changes_are_sent_with_a_rising_counter(pi, board):
@@ -209,9 +232,9 @@ def test_bad_frames_are_answered_at_most_once_a_second(pi):
 
 
 def test_a_frame_of_another_version_gets_hello_and_version_mismatch(pi):
-    frames = pi.raw(foreign_frame(2, p.HELLO_REQUEST))
+    frames = pi.raw(foreign_frame(1, p.HELLO_REQUEST))
     assert types(frames) == [p.HELLO, p.ERROR]
-    assert p.parse_error(frames[1][2]) == (p.VERSION_MISMATCH, "protocol 2")
+    assert p.parse_error(frames[1][2]) == (p.VERSION_MISMATCH, "protocol 1")
 
 
 def test_a_failing_scan_is_reported_and_the_loop_goes_on(pi, board):
@@ -229,7 +252,7 @@ def test_heartbeat_after_a_second_of_silence_and_link_loss_after_three(pi):
     pi.say(p.LEDS, p.leds_payload([(1, 1)] * 28))
     pi.say(p.RAW_MODE, p.raw_mode_payload(True))
     sent = pi.scans(None, HEARTBEAT_MS // 20)
-    assert types(sent) == [p.HEARTBEAT] and p.parse_heartbeat(sent[0][2]) == pi.now
+    assert types(sent) == [p.HEARTBEAT] and p.parse_heartbeat(sent[0][2])[0] == pi.now
     assert pi.dev.connected
     pi.scans(None, (LINK_LOST_MS - HEARTBEAT_MS) // 20)
     assert not pi.dev.connected
@@ -372,14 +395,14 @@ def test_the_device_check_passes_under_cpython(capsys):
         sys.path.remove(str(MPY))
     assert check_device.main() == 0
     out = capsys.readouterr().out
-    assert "device: 8 passed, 0 failed" in out
+    assert "device: 9 passed, 0 failed" in out
 
 
 def test_the_device_speaks_the_same_bytes_under_micropython(capsys):
     run = run_micropython("run_device.mjs")
     output = run.stdout + run.stderr
     assert run.returncode == 0, output
-    assert "device: 8 passed, 0 failed" in run.stdout and "ok main:" in run.stdout, output
+    assert "device: 9 passed, 0 failed" in run.stdout and "ok main:" in run.stdout, output
     digest = re.search(r"device digest ([0-9a-f]{8})", run.stdout)
     sys.path.insert(0, str(MPY))
     try:

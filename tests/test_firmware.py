@@ -556,7 +556,8 @@ def test_board_logic_sends_settled_changes_and_rolls(layout):
     assert events == [DiceRolled(clock[0] - 60, (6, 3))]
     logic.request_snapshot()
     events = run_scans(logic, board, 2, clock)
-    assert events == [SnapshotChanged(clock[0] - 40, want, 2), DiceRolled(clock[0] - 40, (6, 3))]
+    assert events == [SnapshotChanged(clock[0] - 40, want, 2)] and events[0].requested
+    assert logic.tray == (6, 3) and logic.snapshot_counter == 2, "the device sends the tray's state with it"
 
 
 def test_board_logic_streams_raw_scans_and_shows_lights(layout):

@@ -45,9 +45,10 @@ def lights_with(**lit: tuple[int, int]) -> list[tuple[int, int]]:
 
 # name, type, seq, payload builder name, its arguments, parser name
 VECTORS = [
-    ("HELLO", p.HELLO, 0, "hello_payload", ["trictrac-fw 0.1.0", p.CAP_ALL, DEVICE_ID], "parse_hello"),
+    ("HELLO", p.HELLO, 0, "hello_payload", ["trictrac-fw 0.2.0", p.CAP_ALL, DEVICE_ID], "parse_hello"),
     ("HELLO_REQUEST", p.HELLO_REQUEST, 0, None, [], "parse_empty"),
     ("HEARTBEAT", p.HEARTBEAT, 7, "heartbeat_payload", [123456], "parse_heartbeat"),
+    ("HEARTBEAT device", p.HEARTBEAT, 8, "heartbeat_payload", [123456, 513, 40001], "parse_heartbeat"),
     ("ACK ok", p.ACK, 2, "ack_payload", [41, p.OK], "parse_ack"),
     ("ACK store failed", p.ACK, 3, "ack_payload", [42, p.STORE_FAILED], "parse_ack"),
     ("ERROR", p.ERROR, 4, "error_payload", [p.SENSOR_FAULT, "zone VII: no reading"], "parse_error"),
@@ -57,8 +58,10 @@ VECTORS = [
     ("SNAPSHOT unreadable", p.SNAPSHOT, 255, "snapshot_payload",
      [513, zones_with(z0=(14, 0), z3=(1, 0), z5=None, z12=(0, 15))], "parse_snapshot"),
     ("SNAPSHOT_REQUEST", p.SNAPSHOT_REQUEST, 1, None, [], "parse_empty"),
-    ("DICE roll", p.DICE, 9, "dice_payload", [[6, 3]], "parse_dice"),
-    ("DICE no clear roll", p.DICE, 10, "dice_payload", [None], "parse_dice"),
+    ("DICE roll", p.DICE, 9, "dice_payload", [40001, [6, 3], True], "parse_dice"),
+    ("DICE no clear roll", p.DICE, 10, "dice_payload", [40002, None, True], "parse_dice"),
+    ("DICE tray state", p.DICE, 11, "dice_payload", [40002, [6, 3], False], "parse_dice"),
+    ("DICE_ACK", p.DICE_ACK, 3, "dice_ack_payload", [40001], "parse_dice_ack"),
     ("LEDS", p.LEDS, 41, "leds_payload", [lights_with(z0=(1, 0), z4=(2, 1), z24=(7, 0))], "parse_leds"),
     ("RAW_MODE on", p.RAW_MODE, 5, "raw_mode_payload", [True], "parse_raw_mode"),
     ("RAW_MODE off", p.RAW_MODE, 6, "raw_mode_payload", [False], "parse_raw_mode"),
@@ -128,12 +131,12 @@ def build_streams() -> list[dict]:
     ack = p.encode(p.ACK, 2, p.ack_payload(1))
     bad_crc = bytearray(beat)
     bad_crc[4] ^= 0x01  # a data byte of the payload
-    hello_v2 = p.hello_payload("trictrac-fw 2.0.0", p.CAP_ALL, DEVICE_ID, protocol_version=2)
-    foreign = foreign_frame(2, p.HELLO, 0, hello_v2)
+    hello_v1 = p.hello_payload("trictrac-fw 0.1.0", p.CAP_ALL, DEVICE_ID, protocol_version=1)
+    foreign = foreign_frame(1, p.HELLO, 0, hello_v1)
     cases = [
         ("garbage then a delimiter, then a frame", b"\xde\xad\xbe\xef\x00" + beat, [beat], {"cobs": 1}),
         ("a bad CRC, then a frame", bytes(bad_crc) + ack, [ack], {"crc": 1}),
-        ("a truncated frame runs into the next; the one after is decoded", beat[:5] + ack + beat, [beat], {"cobs": 1}),
+        ("a truncated frame runs into the next; the one after is decoded", beat[:5] + ack + beat, [beat], {"crc": 1}),
         ("a frame too short for header and CRC", b"\x04\x01\x02\x03\x00" + ack, [ack], {"short": 1}),
         ("another protocol version", foreign + ack, [ack], {"version": 1}),
         ("padding delimiters are ignored", b"\x00\x00" + ack + b"\x00" + ack, [ack, ack], {}),
@@ -376,14 +379,19 @@ def test_every_single_byte_corruption_of_small_frames_is_rejected(name):
             assert decoder.rejected >= 1
 
 
-def test_version_mismatch_is_rejected_and_named():
-    hello = p.hello_payload("trictrac-fw 2.0.0", p.CAP_ALL, DEVICE_ID, protocol_version=2)
+@pytest.mark.parametrize("version, firmware, advice", [
+    (3, "trictrac-fw 3.0.0", "update this controller"),
+    (1, "trictrac-fw 0.1.0", "update the board's firmware"),
+])
+def test_version_mismatch_is_rejected_and_named(version, firmware, advice):
+    hello = p.hello_payload(firmware, p.CAP_ALL, DEVICE_ID, protocol_version=version)
     decoder = p.Decoder()
-    assert decoder.feed(foreign_frame(2, p.HELLO, 0, hello)) == []
+    assert decoder.feed(foreign_frame(version, p.HELLO, 0, hello)) == []
     assert decoder.reasons == {"version": 1}
-    assert decoder.foreign == (2, p.HELLO, 0, hello)
+    assert decoder.foreign == (version, p.HELLO, 0, hello)
     why = p.describe_foreign(decoder.foreign)
-    assert "version 2" in why and "version 1" in why and "trictrac-fw 2.0.0" in why
+    assert f"version {version}" in why and f"version {p.PROTOCOL_VERSION}" in why and firmware in why
+    assert advice in why
 
 
 def test_oversize_frame_is_dropped_then_the_decoder_is_back_in_step():
@@ -415,9 +423,14 @@ def test_leds_round_trip(lights):
     assert p.parse_leds(p.leds_payload(lights)) == lights
 
 
-@given(st.one_of(st.none(), st.tuples(st.integers(1, 6), st.integers(1, 6))))
-def test_dice_round_trip(dice):
-    assert p.parse_dice(p.dice_payload(dice)) == dice
+@given(st.integers(0, 0xFFFF), st.one_of(st.none(), st.tuples(st.integers(1, 6), st.integers(1, 6))), st.booleans())
+def test_dice_round_trip(throw, dice, thrown):
+    assert p.parse_dice(p.dice_payload(throw, dice, thrown)) == (throw, thrown, dice)
+
+
+@given(st.integers(0, 0xFFFF))
+def test_dice_ack_round_trip(throw):
+    assert p.parse_dice_ack(p.dice_ack_payload(throw)) == throw
 
 
 @given(st.text(max_size=40), st.integers(0, 255), st.binary(min_size=8, max_size=8))
@@ -443,7 +456,12 @@ def test_ack_round_trip(seq, status):
 
 @given(st.integers(0, 0xFFFFFFFF))
 def test_heartbeat_round_trip(uptime):
-    assert p.parse_heartbeat(p.heartbeat_payload(uptime)) == uptime
+    assert p.parse_heartbeat(p.heartbeat_payload(uptime)) == (uptime, None, None)
+
+
+@given(st.integers(0, 0xFFFFFFFF), st.integers(0, 0xFFFF), st.integers(0, 0xFFFF))
+def test_device_heartbeat_round_trip(uptime, counter, throw):
+    assert p.parse_heartbeat(p.heartbeat_payload(uptime, counter, throw)) == (uptime, counter, throw)
 
 
 @given(st.booleans())
@@ -483,8 +501,11 @@ def test_parsers_raise_only_protocol_errors(parser, payload):
         lambda: p.snapshot_payload(0, [(0, 0)] * 27),
         lambda: p.snapshot_payload(0, [(31, 0)] * 28),
         lambda: p.snapshot_payload(0x10000, [(0, 0)] * 28),
-        lambda: p.dice_payload((7, 1)),
-        lambda: p.dice_payload((0, 3)),
+        lambda: p.dice_payload(1, (7, 1)),
+        lambda: p.dice_payload(1, (0, 3)),
+        lambda: p.dice_payload(0x10000, (1, 3)),
+        lambda: p.dice_ack_payload(-1),
+        lambda: p.heartbeat_payload(1, 2, None),
         lambda: p.leds_payload([(8, 0)] * 28),
         lambda: p.leds_payload([(0, 2)] * 28),
         lambda: p.hello_payload("fw", 0, b"short"),
@@ -506,7 +527,10 @@ def test_builders_refuse_what_does_not_fit(build):
     [
         (p.parse_snapshot, b"\x00" * 57, "58"),
         (p.parse_snapshot, b"\x00\x00" + b"\xff\x00" + b"\x00" * 54, "zone 0"),
-        (p.parse_dice, b"\x00\x03", "0 3"),
+        (p.parse_dice, b"\x01\x00\x01\x00\x03", "0 3"),
+        (p.parse_dice, b"\x01\x00\x04\x01\x03", "flags 0x04"),
+        (p.parse_dice, b"\x00\x03", "not 5"),
+        (p.parse_heartbeat, b"\x00" * 6, "not 4 or 8"),
         (p.parse_leds, b"\x09\x00" * 28, "colour 9"),
         (p.parse_raw_mode, b"\x02", "0 or 1"),
         (p.parse_error, b"\x01\xff", "UTF-8"),

@@ -142,14 +142,16 @@ REPL = b"MicroPython v1.27.0 on 2025-01-01; Raspberry Pi Pico with RP2040\r\nTyp
 @pytest.mark.parametrize(
     "answer, error, words",
     [
-        (lambda data: hello_frame(version=2, firmware="trictrac-fw 2.0.0") + foreign_frame(2, p.ERROR, b"\x05protocol 1"),
-         LinkRefused, ["protocol version 2", "'trictrac-fw 2.0.0'", "this side speaks version 1"]),
+        (lambda data: hello_frame(version=1, firmware="trictrac-fw 0.1.0") + foreign_frame(1, p.ERROR, b"\x05protocol 2"),
+         LinkRefused, ["protocol version 1", "'trictrac-fw 0.1.0'", "this side speaks version 2", "update the board's firmware"]),
+        (lambda data: hello_frame(version=3, firmware="trictrac-fw 3.0.0") + foreign_frame(3, p.ERROR, b"\x05protocol 2"),
+         LinkRefused, ["protocol version 3", "'trictrac-fw 3.0.0'", "this side speaks version 2", "update this controller"]),
         (lambda data: REPL, LinkError, ["not our firmware", "no frame of this protocol"]),
         (lambda data: b"", LinkError, ["no answer within", "trictrac firmware"]),
         (lambda data: hello_frame(zones=24), LinkRefused, ["reports 24 zones", "plays on 28"]),
         (lambda data: hello_frame(caps=p.CAP_LEDS), LinkRefused, ["no checker sensors", "0x04"]),
     ],
-    ids=["version-2", "repl-garbage", "silent", "24-zones", "no-sensors"],
+    ids=["version-1", "version-3", "repl-garbage", "silent", "24-zones", "no-sensors"],
 )
 def test_a_foreign_device_is_refused_with_a_clear_message(transport, answer, error, words):
     timings = LinkTimings(retry=0.05, hello=0.6)
@@ -430,7 +432,7 @@ def test_leds_are_resent_until_acknowledged():
             clock.advance(0.2)
             wait_for(lambda tries=tries: len(board.leds) == tries, what=f"LEDS try {tries}")
         clock.advance(5.0)
-        wait_for(lambda: link.stats.resends == 2 and not link._pending, what="the ACK")
+        wait_for(lambda: link.stats.resends == 2 and not link.protocol.pending, what="the ACK")
         assert len({payload for _seq, payload in board.leds}) == 1 and len({seq for seq, _ in board.leds}) == 3
         assert len(board.leds) == 3 and link.stats.unacknowledged == 0
         assert not [e for e in events.drain() if isinstance(e, DeviceEvent)]
@@ -466,7 +468,7 @@ def test_new_lights_supersede_unacknowledged_ones():
         wait_for(lambda: len(board.leds) == 1, what="the first frame")
         newer = LightFrame.of({"6": Light(LightColour.HIT)})
         link.show(newer)
-        wait_for(lambda: len(board.leds) == 2 and not link._pending, what="the newer frame acknowledged")
+        wait_for(lambda: len(board.leds) == 2 and not link.protocol.pending, what="the newer frame acknowledged")
         clock.advance(1.0)
         assert [payload for _s, payload in board.leds] == [leds_payload_of(FRAME), leds_payload_of(newer)]
     finally:
@@ -503,7 +505,7 @@ def test_unplug_and_replug_in_real_time():
         assert virtual.device.counts[p.HELLO_REQUEST] > before[p.HELLO_REQUEST]
         assert [tuple(x) for x in virtual.device.lights] == p.parse_leds(leds_payload_of(FRAME))
         assert not [e for e in r.seen if isinstance(e, DiceEvent) and e.time > lost.time]
-        assert r.link.stats.dice_suppressed == 1  # the tray still shows 4-1: no new roll
+        assert r.link.stats.throws == 1 and r.link.protocol.tray == (4, 1)  # the tray still shows 4-1: no new roll
 
         virtual.unplug()
         r.take(DeviceEvent, "link lost again", lambda e: not e.ok)

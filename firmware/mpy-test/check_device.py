@@ -20,7 +20,7 @@ class Conversation:
         self.board = HallBoard(self.layout, Lcg(11))
         calibration = calibrate(self.board, scans=3)
         self.stored = []
-        self.device = Device(BoardLogic(self.layout, calibration), store=self.stored.append)
+        self.device = Device(BoardLogic(self.layout, calibration), store=self.stored.append, first_throw=0xFFFE)
         self.decoder = p.Decoder()
         self.sent = bytearray()
         self.now = 0
@@ -51,7 +51,7 @@ def check_boot(c):
     frames = c.hear(c.device.boot(0))
     assert _types(frames) == [p.HELLO], frames
     version, caps, zones, _id, firmware = p.parse_hello(frames[0][2])
-    assert version == 1 and zones == 28 and caps == p.CAP_ALL, (version, caps, zones)
+    assert version == p.PROTOCOL_VERSION and zones == 28 and caps == p.CAP_ALL, (version, caps, zones)
     assert firmware.startswith("trictrac-fw"), firmware
 
 
@@ -66,9 +66,35 @@ def check_snapshot_request(c):
     c.scans(5)
     assert c.say(p.SNAPSHOT_REQUEST) == []
     frames = c.scans(1)
-    assert _types(frames) == [p.SNAPSHOT], frames
+    assert _types(frames) == [p.SNAPSHOT, p.DICE], frames
     _counter, zones = p.parse_snapshot(frames[0][2])
     assert zones[0] == (15, 0) and zones[12] == (0, 15) and zones[1] == (0, 0), zones[:13]
+    assert p.parse_dice(frames[1][2]) == (0xFFFE, False, None), "an empty tray, no throw owed"
+
+
+def check_throws(c):
+    c.scans(12)  # the empty tray settles: what it shows at start is no throw
+    c.board.dice = [6, 3]
+    frames = [f for f in c.scans(12) if f[0] == p.DICE]
+    assert [p.parse_dice(f[2]) for f in frames] == [(0xFFFF, True, (6, 3))], frames
+    frames = [f for f in c.scans(13) if f[0] == p.DICE]
+    assert [p.parse_dice(f[2]) for f in frames] == [(0xFFFF, True, (6, 3))], "sent again after 250 ms"
+    assert c.say(p.DICE_ACK, p.dice_ack_payload(0xFFFF)) == []
+    assert [f for f in c.scans(30) if f[0] == p.DICE] == [], "acknowledged: not sent again"
+    c.board.dice = [0, 0]
+    c.scans(12)
+    c.board.dice = [6, 3]
+    frames = [f for f in c.scans(12) if f[0] == p.DICE]
+    assert [p.parse_dice(f[2]) for f in frames] == [(0, True, (6, 3))], "the same numbers thrown again: a new throw"
+    assert c.say(p.SNAPSHOT_REQUEST) == []
+    frames = c.scans(1)
+    assert _types(frames) == [p.SNAPSHOT, p.DICE] and p.parse_dice(frames[1][2]) == (0, True, (6, 3)), frames
+    c.say(p.DICE_ACK, p.dice_ack_payload(0))
+    assert c.say(p.SNAPSHOT_REQUEST) == []
+    frames = c.scans(1)
+    assert p.parse_dice(frames[1][2]) == (0, False, (6, 3)), "the tray's state, not a throw"
+    heartbeat = [f for f in c.scans(60) if f[0] == p.HEARTBEAT][0]
+    assert p.parse_heartbeat(heartbeat[2])[1:] == (c.device.logic.snapshot_counter, 0), heartbeat
 
 
 def check_leds(c):
@@ -109,11 +135,11 @@ def check_unknown_and_bad(c):
 
 
 def check_other_version(c):
-    body = bytearray((2, p.HELLO_REQUEST, 0))
+    body = bytearray((1, p.HELLO_REQUEST, 0))
     body.extend(p.crc32(body).to_bytes(4, "little"))
     frames = c.hear(c.device.receive(p.cobs_encode(bytes(body)) + b"\x00", c.now))
     assert _types(frames) == [p.HELLO, p.ERROR], frames
-    assert p.parse_error(frames[1][2]) == (p.VERSION_MISMATCH, "protocol 2"), frames
+    assert p.parse_error(frames[1][2]) == (p.VERSION_MISMATCH, "protocol 1"), frames
 
 
 def check_heartbeat_and_link_loss(c):
@@ -128,6 +154,7 @@ CHECKS = (
     ("boot", check_boot),
     ("hello request", check_hello_request),
     ("snapshot request", check_snapshot_request),
+    ("throws", check_throws),
     ("leds", check_leds),
     ("calibration round trip", check_calibration_round_trip),
     ("unknown and bad frames", check_unknown_and_bad),
