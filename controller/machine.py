@@ -32,23 +32,19 @@ from hal.interfaces import (
 from hal.zones import Checker
 
 from . import guidance
+from . import resume as resuming
 from .notation.moves import format_play
 from .notation.position_json import position_to_json
+from .resume import ResumeError, ResumePoint, Window
 from .rules.base import GameResult, RuleSet
 from .rules.game import Game, Match, TurnRecord
-from .rules.values import Colour, IllegalPlayError, Move, Play, Position, Roll
+from .rules.values import Colour, IllegalPlayError, Play, Position, Roll
 from .rules.turn import TurnMap
 from .tracking import BoardReader, BoardReading, Kind, StillMap, Tracker, Verdict, checker_of
 
 JOURNAL_VERSION = 1
 
-
-class ResumeError(ValueError):
-    """A journal entry that does not follow from the ones before; ``index`` counts from 0."""
-
-    def __init__(self, message: str, index: int) -> None:
-        super().__init__(message)
-        self.index = index
+__all__ = ["Controller", "Output", "Phase", "ResumeError", "Settings"]
 
 
 class Phase(Enum):
@@ -149,6 +145,9 @@ class Controller:
     _frame: LightFrame = field(init=False, default_factory=LightFrame)
     _message: str = field(init=False, default="")
     _seq: int = field(init=False, default=0)
+    _window: Window | None = field(init=False, default=None)
+    resume_point: ResumePoint | None = field(init=False, default=None)
+    """Where the journal left the game, when this controller was resumed from one."""
 
     def __post_init__(self) -> None:
         rules = self.settings.rules
@@ -201,7 +200,13 @@ class Controller:
         last = self._turn.last_legal if self._turn else None
         verdict = tracker.judge(reading, last)
         self._verdict = verdict
+        if verdict.kind is Kind.WRONG and self._window is not None and self.phase in (Phase.MOVING, Phase.AWAIT_ROLL):
+            resumed = self._resume_wrong(time)
+            if resumed is not None:
+                return resumed
         if verdict.is_legal:
+            if self._window is not None:
+                self._window.lenient = False
             self._wrong = None
             self._warning = False
             if self._turn is not None and verdict.key is not None:
@@ -284,7 +289,12 @@ class Controller:
         reading = self._reading
         assert reading is not None
         wanted = self.reader.position_reading(target)
-        if not reading.unreadable and reading.white == wanted.white and reading.black == wanted.black:
+        exact = not reading.unreadable and reading.white == wanted.white and reading.black == wanted.black
+        if not exact and self.phase is Phase.RESTORE and self._window is not None and self._window.lenient:
+            resumed = self._resume_explain(time)
+            if resumed is not None:
+                return resumed
+        if exact:
             if self.phase is Phase.SETUP:
                 self.phase = Phase.OPENING
                 return self._output(frame=self._guidance())
@@ -318,6 +328,10 @@ class Controller:
         if event.dice is None:
             return self._output(log=("dice: no clear roll in the tray",), message="Throw the dice again")
         a, b = event.dice
+        if self._window is not None and self.phase is not Phase.SETUP:
+            resumed = self._resume_dice(time, Roll(a, b))
+            if resumed is not None:
+                return resumed
         if self.phase is Phase.SETUP:
             return self._output(message="Set up the board before rolling", sounds=(Sound.WARNING,))
         if self.phase is Phase.OPENING:
@@ -368,6 +382,7 @@ class Controller:
         turn_map = TurnMap(self.settings.rules, self.game.position, roll)
         journal: list[dict[str, Any]] = []
         if journal_roll:
+            self._window = self._window.after_turn() if self._window else None  # a fresh roll: play on as usual
             journal.append(self._entry(time, "roll", colour=colour.value, roll=[roll.first, roll.second]))
         if turn_map.passes:
             record = self.game.play(roll, Play())
@@ -400,6 +415,7 @@ class Controller:
         journal = [self._turn_entry(time, record)]
         self._turn = None
         self._verdict = None
+        self._window = self._window.after_turn() if self._window else None
         result = self.game.result()
         if result is not None:
             self.match.finish_game()
@@ -460,6 +476,7 @@ class Controller:
             return self._output(message="Nothing to take back", sounds=(Sound.WARNING,))
         record = self.game.undo()
         assert isinstance(record, TurnRecord)
+        self._window = None
         self._turn = None
         self._verdict = None
         self._held = None
@@ -484,53 +501,103 @@ class Controller:
 
     # -- resume ----------------------------------------------------------------------------------------
     def resume(self, entries: list[dict[str, Any]]) -> None:
-        """Rebuild the match from journal entries; raises ResumeError naming the first bad one."""
-        pending_roll: Roll | None = None
-        for index, entry in enumerate(entries):
-            kind = entry.get("type")
-            try:
-                if kind == "start":
-                    continue
-                if kind == "opening":
-                    a, b = entry["dice"]
-                    opening = self.game.throw_opening(int(a), int(b))
-                    if opening is None:
-                        raise ValueError("equal opening throws decide nothing")
-                    pending_roll = opening.roll
-                elif kind == "roll":
-                    pending_roll = Roll(*entry["roll"])
-                elif kind == "turn":
-                    roll = Roll(*entry["roll"])
-                    play = Play(tuple(Move(int(f), int(t), int(d), bool(h)) for f, t, d, h in entry["moves"]))
-                    if Colour(entry["colour"]) is not self.game.turn:
-                        raise ValueError(f"it was {self.game.turn.value}'s turn")
-                    self.game.play(roll, play)
-                    if position_to_json(self.settings.rules, self.game.position) != entry["after"]:
-                        raise ValueError("the position after the turn differs from the one journalled")
-                    pending_roll = None
-                elif kind == "takeback":
-                    record = self.game.undo()
-                    assert isinstance(record, TurnRecord)
-                    pending_roll = record.roll
-                elif kind == "game-over":
-                    self.match.finish_game()
-                    pending_roll = None
-                elif kind == "game":
-                    self.game = self.match.new_game()
-                    pending_roll = None
-                else:
-                    raise ValueError(f"unknown entry type {kind!r}")
-            except (KeyError, TypeError, ValueError, IllegalPlayError, AssertionError) as error:
-                raise ResumeError(f"journal entry {index + 1} ({kind}): {error}", index) from None
-            self._seq = max(self._seq, int(entry.get("seq", 0)))
+        """Rebuild the match from journal entries (raises ResumeError naming the first bad
+        one) and take the board as it comes: see ``controller.resume``."""
+        point = resuming.replay(self.match, entries)
+        self.game = self.match.games[-1]
+        self._seq = max(self._seq, point.seq)
+        self.resume_point = point
         game = self.game
         if game.is_over:
             self.phase = Phase.GAME_OVER
-        elif game.opening is None and not game.history:
+            return
+        self._window = Window(point.pending, point.last_dice)
+        if game.opening is None and not game.history:
             self.phase = Phase.SETUP
+        elif point.pending is None:
+            self.phase = Phase.AWAIT_ROLL
+        elif TurnMap(self.settings.rules, game.position, point.pending).passes:
+            self.phase = Phase.RESTORE  # a pass not journalled yet: journalled once the board stands
+            self._restore = _Restore(game.position, "move", point.pending)
         else:
-            self.phase = Phase.RESTORE
-            self._restore = _Restore(game.position, "move" if pending_roll else "await", pending_roll)
+            self._start_turn(0.0, point.pending, journal_roll=False)
+
+    def _resume_explain(self, time: float) -> Output | None:
+        """The board as a legal continuation of the journal explains it: go on from there."""
+        window, reading = self._window, self._reading
+        assert window is not None and reading is not None
+        rules, position = self.settings.rules, self.game.position
+        if window.pending is not None:
+            if resuming.explains(resuming.judge_turn(rules, position, window.pending, reading)):
+                self._restore = None
+                return self._resume_won(time, self._start_turn(time, window.pending, journal_roll=False))
+            if window.dice is not None:
+                play = resuming.after_play(rules, position, window.pending, window.dice, reading)
+                if play is not None:
+                    self._restore = None
+                    self._start_turn(time, window.pending, journal_roll=False)
+                    return self._resume_won(time, self._end_turn(time, play, next_roll=window.dice))
+        elif window.dice is not None and resuming.explains(resuming.judge_turn(rules, position, window.dice, reading)):
+            self._restore = None
+            return self._resume_won(time, self._start_turn(time, window.dice))
+        return None
+
+    def _resume_won(self, time: float, out: Output) -> Output:
+        """A board accepted after a restart that already shows the winning play ends the game."""
+        turn, verdict = self._turn, self._verdict
+        if self.phase is not Phase.MOVING or turn is None or verdict is None or verdict.kind is not Kind.COMPLETE:
+            return out
+        assert verdict.key is not None
+        if turn.map.position_of(verdict.key).winner() is None:
+            return out
+        return self._combine(out.journal, self._end_turn(time, turn.map.play_to(verdict.key)))
+
+    def _resume_wrong(self, time: float) -> Output | None:
+        """A board the turn does not explain, after a restart: a legal continuation, a wait
+        for the dice, or guidance back; None to warn as usual (the board was accepted since)."""
+        window, reading = self._window, self._reading
+        assert window is not None and reading is not None
+        explained = self._resume_explain(time)
+        if explained is not None or not window.lenient:
+            return explained
+        if window.dice is None and (
+            window.pending is not None or resuming.some_roll_explains(self.settings.rules, self.game.position, reading)
+        ):
+            wanted = self.reader.position_reading(self.game.position)
+            message = f"Resumed: {self.game.turn.value}'s roll? Show the dice, or put the checkers back as lit"
+            return self._output(frame=guidance.restore_frame(self.reader, reading, wanted, message))
+        return self._resume_restore(time, window.pending)
+
+    def _resume_restore(self, time: float, roll: Roll | None) -> Output:
+        """Guide the board back to the journal's position, then play ``roll`` (or await one)."""
+        self.phase = Phase.RESTORE
+        self._restore = _Restore(self.game.position, "move" if roll is not None else "await", roll)
+        self._turn = self._verdict = self._held = self._wrong = None
+        self._warning = False
+        return self._guide_restore(time)
+
+    def _resume_dice(self, time: float, roll: Roll) -> Output | None:
+        """Dice after a restart: the tray still showing the journal's roll, or a roll thrown
+        since that may explain the board; None to handle the roll as usual."""
+        window = self._window
+        assert window is not None
+        stale = window.is_stale(roll)
+        window.dice = roll
+        wrong = self._verdict is not None and self._verdict.kind is Kind.WRONG
+        wrong = wrong and self.phase in (Phase.MOVING, Phase.AWAIT_ROLL)
+        if self._reading is not None and (wrong or self.phase is Phase.RESTORE):
+            explained = self._resume_explain(time)
+            if explained is not None:
+                return explained
+        if wrong and window.lenient:  # the tray leaves the board unexplained: guide it back
+            if self.phase is Phase.AWAIT_ROLL and not stale:
+                entry = self._entry(time, "roll", colour=self.game.turn.value, roll=[roll.first, roll.second])
+                self._window = Window(roll, None, reported=True)  # the roll is in play now, journalled
+                return self._combine((entry,), self._resume_restore(time, roll))
+            return self._resume_restore(time, window.pending)
+        if stale:
+            return self._output(log=(f"resumed: the tray still shows {roll}, thrown before the restart",))
+        return None
 
     # -- output -------------------------------------------------------------------------------------------
     def _guidance(self) -> LightFrame:

@@ -244,14 +244,18 @@ class Hand:
         yield from self._place(to, colour)
 
     # -- a whole play ----------------------------------------------------------------------
-    def perform(self, position: Position, roll: Roll, play: Play) -> Steps:
-        """Make ``play`` on the board from ``position``, with a person's detours."""
+    def perform(self, position: Position, roll: Roll, play: Play, done: int = 0) -> Steps:
+        """Make ``play`` on the board from ``position``, with a person's detours; the first
+        ``done`` moves already stand on the board (made before a restart)."""
         colour = position.turn
         behaviour = self.behaviour
         yield self._wait(behaviour.think)
         attempt_at = self.rng.randrange(len(play) + 1) if self.rng.random() < behaviour.illegal_rate else -1
         board_position = position
         for index, move in enumerate(play):
+            if index < done:
+                board_position = self.rules.apply(board_position, Play((move,))).with_turn(colour)
+                continue
             if index == attempt_at:
                 yield from self._illegal_attempt(position, roll, board_position)
             if self.rng.random() < behaviour.wrong_lift_rate:

@@ -419,10 +419,10 @@ def test_takeback_undoes_the_previous_turn_and_that_player_moves_again() -> None
     assert turns[0].after.white[4] == 1 and turns[0].after.white[8] == 2
 
 
-def test_resume_after_a_restart_guides_the_board_back(tmp_path: Path) -> None:
+def test_resume_after_a_restart_accepts_a_move_made_meanwhile(tmp_path: Path) -> None:
     """The board restarts after Black has rolled 6-4 (journalled) and moved a checker: the
-    resumed controller lights what differs from the journalled position, then lets Black
-    play its 6-4 without a new throw."""
+    resumed controller takes the board as a legal part of Black's 6-4 and lets Black finish
+    it without a new throw."""
     path = tmp_path / "journal.jsonl"
     s = scene(journal=Journal(path))
     s.set_position(s.controller.game.position)
@@ -435,19 +435,20 @@ def test_resume_after_a_restart_guides_the_board_back(tmp_path: Path) -> None:
 
     logs: list[str] = []
     controller, begin = open_controller(Settings(get_rule_set("trictrac")), Journal(path), logs.append, 0.0)
-    assert begin is None and controller.phase is Phase.RESTORE
+    assert begin is None and controller.phase is Phase.MOVING
     assert any("Resuming" in line for line in logs)
     r = scene(controller=controller, journal=Journal(path))
     r.board.set_zones(left)
     r.advance(0.3)
-    assert r.phase is Phase.RESTORE
-    assert r.message == "Put the checkers back as lit"
-    assert r.all_lit() == {"1": (L.SETUP, STEADY), "7": (L.SETUP, BLINK)}
-    r.move("7", "1", B)
     assert r.phase is Phase.MOVING
-    assert r.message == "Black to play 6-4"
-    assert r.lit(L.SOURCE) == BLACK_SOURCES_START
+    assert r.message == "Black to play 4"
+    assert r.warnings() == 0
+    r.move("7", "11", B)  # the 4 to finish the play
+    r.press(Button.DONE)
     assert r.entries("roll") == []  # the roll was not thrown again
+    (turn,) = r.entries("turn")
+    assert (turn["colour"], turn["roll"]) == ("black", [6, 4]) and r.phase is Phase.AWAIT_ROLL
+    assert r.warnings() == 0
 
 
 # =====================================================================================

@@ -1,0 +1,202 @@
+"""Resuming after a crash: the journal replayed, and the boards a legal continuation explains.
+
+The board does not stop when the controller does.  After a restart it may show the
+journal's position, any state of the pending roll's turn (a prefix of a legal play, the
+whole play), that play followed by the next player's roll and moves, or a roll thrown and
+played since the last journalled turn.  The controller accepts any board a legal
+continuation explains and guides back only one that nothing explains.
+
+This module holds the pure parts: replaying the journal into a match (``replay``), the
+resume window's bookkeeping (``Window``) and the explanations (``judge_turn``,
+``after_play``, ``some_roll_explains``).  The controller acts on them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .notation.position_json import position_to_json
+from .rules.base import RuleSet
+from .rules.game import Game, Match, TurnRecord
+from .rules.turn import TurnMap
+from .rules.values import Colour, IllegalPlayError, Move, Play, Position, Roll
+from .tracking import BoardReading, Kind, Tracker, Verdict
+
+ALL_ROLLS: tuple[Roll, ...] = tuple(Roll(a, b) for a in range(1, 7) for b in range(a, 7))
+"""The 21 different rolls (order of the dice does not change the plays)."""
+
+
+class ResumeError(ValueError):
+    """A journal entry that does not follow from the ones before; ``index`` counts from 0."""
+
+    def __init__(self, message: str, index: int) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+@dataclass(frozen=True)
+class ResumePoint:
+    """Where the journal leaves the game: the roll in play and the dice last seen in the tray."""
+
+    pending: Roll | None
+    """A roll journalled without its turn: the player to move plays it."""
+    last_dice: Roll | None
+    """The dice the tray showed at the journal's last roll or opening throw (still lying there)."""
+    seq: int
+    time: float = 0.0
+    """The time of the journal's last entry."""
+
+
+def replay(match: Match, entries: list[dict[str, Any]]) -> ResumePoint:
+    """Replay journal entries into ``match`` (its games and score); raises ResumeError
+    naming the first entry that does not follow from the ones before."""
+    rules = match.rules
+    game = match.games[-1] if match.games else match.new_game()
+    pending: Roll | None = None
+    last_dice: Roll | None = None
+    seq = 0
+    last_time = 0.0
+    for index, entry in enumerate(entries):
+        kind = entry.get("type")
+        try:
+            if kind == "start":
+                pass
+            elif kind == "opening":
+                a, b = entry["dice"]
+                opening = game.throw_opening(int(a), int(b))
+                if opening is None:
+                    raise ValueError("equal opening throws decide nothing")
+                pending = opening.roll
+                last_dice = Roll(int(a), int(b))
+            elif kind == "roll":
+                pending = last_dice = Roll(*entry["roll"])
+            elif kind == "turn":
+                roll = Roll(*entry["roll"])
+                play = Play(tuple(Move(int(f), int(t), int(d), bool(h)) for f, t, d, h in entry["moves"]))
+                if Colour(entry["colour"]) is not game.turn:
+                    raise ValueError(f"it was {game.turn.value}'s turn")
+                game.play(roll, play)
+                if position_to_json(rules, game.position) != entry["after"]:
+                    raise ValueError("the position after the turn differs from the one journalled")
+                pending, last_dice = None, roll
+            elif kind == "takeback":
+                record = game.undo()
+                assert isinstance(record, TurnRecord)
+                pending = record.roll
+            elif kind == "game-over":
+                match.finish_game()
+                pending = None
+            elif kind == "game":
+                _score_if_over(match)
+                game = match.new_game()
+                pending = None
+            else:
+                raise ValueError(f"unknown entry type {kind!r}")
+        except (KeyError, TypeError, ValueError, IllegalPlayError, AssertionError) as error:
+            raise ResumeError(f"journal entry {index + 1} ({kind}): {error}", index) from None
+        seq = max(seq, int(entry.get("seq", 0)))
+        when = entry.get("time")
+        if isinstance(when, (int, float)) and not isinstance(when, bool) and when == when and abs(when) < 1e12:
+            last_time = max(last_time, float(when))
+    _score_if_over(match)  # a winning turn whose game-over entry was lost with the power
+    return ResumePoint(pending, last_dice, seq, last_time)
+
+
+def _score_if_over(match: Match) -> None:
+    """Score the current game if it is over and not scored yet."""
+    if len(match.results) < len(match.games) and match.games[-1].is_over:
+        match.finish_game()
+
+
+@dataclass
+class Window:
+    """From a restart until the game goes on as usual: what the resumed controller knows.
+
+    ``lenient`` holds until the board is first accepted: until then an unexplained board
+    waits for the dice or is guided back, and is never warned about.  ``dice`` is the roll
+    the tray reported since the restart.  The tray's first report, when it equals the
+    journal's last dice, is the tray still showing them, not a new throw (though it may
+    still explain a board a player moved with the same numbers thrown again).
+    """
+
+    pending: Roll | None
+    stale: Roll | None
+    dice: Roll | None = None
+    lenient: bool = True
+    reported: bool = False
+    """The tray has reported since the restart."""
+
+    def is_stale(self, roll: Roll) -> bool:
+        """Note a report of the tray; is it the tray still showing the journal's dice?"""
+        first, self.reported = not self.reported, True
+        return first and self.stale is not None and same_roll(roll, self.stale)
+
+    def after_turn(self) -> Window | None:
+        """What is left once a turn or a fresh roll is journalled: only the wait for the
+        tray's first report, if it has not come yet."""
+        if self.reported or self.stale is None:
+            return None
+        return Window(None, self.stale, lenient=False)
+
+
+def same_roll(a: Roll, b: Roll) -> bool:
+    """The same two numbers, in either order."""
+    return sorted((a.first, a.second)) == sorted((b.first, b.second))
+
+
+def explains(verdict: Verdict | None) -> bool:
+    """A verdict of a legal state or a transient a hand explains."""
+    return verdict is not None and verdict.kind is not Kind.WRONG
+
+
+def judge_turn(rules: RuleSet, position: Position, roll: Roll, reading: BoardReading) -> Verdict | None:
+    """The reading judged as a state of the turn ``roll`` starts at ``position`` (None: it passes)."""
+    turn_map = TurnMap(rules, position, roll)
+    if turn_map.passes:
+        return None
+    return Tracker(turn_map).judge(reading, turn_map.start)
+
+
+def after_play(rules: RuleSet, position: Position, pending: Roll, dice: Roll, reading: BoardReading) -> Play | None:
+    """A complete play of ``pending`` after which the reading is a state of the next
+    player's turn with ``dice``; of several, the one that leaves the most dice to play."""
+    first = TurnMap(rules, position, pending)
+    best: tuple[int, Play] | None = None
+    for key in first.states():
+        if not first.is_complete(key):
+            continue
+        play = first.play_to(key)
+        after = rules.apply(position, play)
+        if rules.result(after) is not None:
+            continue  # the game ended there: a later roll belongs to no one
+        second = TurnMap(rules, after, dice)
+        if second.passes:
+            continue
+        verdict = Tracker(second).judge(reading, second.start)
+        if not explains(verdict):
+            continue
+        left = len(second.remaining_dice(verdict.key)) if verdict.key is not None else 0
+        if best is None or left > best[0]:
+            best = (left, play)
+    return best[1] if best is not None else None
+
+
+def some_roll_explains(rules: RuleSet, position: Position, reading: BoardReading) -> bool:
+    """Could any roll's turn from ``position`` explain the reading?"""
+    return any(explains(judge_turn(rules, position, roll, reading)) for roll in ALL_ROLLS)
+
+
+def replayed_game(rules: RuleSet, game: Game) -> Game:
+    """A fresh copy of ``game`` (opening and turns replayed), for a simulator's own truth."""
+    copy = Game(rules, game.start, cube_allowed=game.cube_allowed)
+    if game.opening is not None:
+        copy.opening = game.opening
+        copy.position = copy.position.with_turn(game.opening.first)
+        copy.pending_roll = game.opening.roll
+    for item in game.history:
+        if isinstance(item, TurnRecord):
+            copy.play(item.roll, item.play)
+        else:
+            copy.cube(item.colour, item.action)
+    return copy
