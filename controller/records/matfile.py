@@ -54,13 +54,20 @@ Decisions (see the module's tests for the real gnubg files they were checked aga
   Other headers (``Site``, ``Event``, ``EventDate``, ``Crawford`` ...) are kept as they
   are; other ``;`` lines are free comments.  gnubg files its unknown headers (our
   ``Variation "trictrac"`` and ``Option``) as match comments and imports the moves.
-- **Match length**: `` 0 point match`` is an unlimited session (money play in gnubg).
+- **Match length**: `` 0 point match`` is an unlimited session (money play in gnubg); at
+  most ``MAX_MATCH_LENGTH`` (99, the board's own limit; gnubg 1.07 takes 0-64).
+- **gnubg's spellings**: ``25/22`` (from the bar) and ``6/0`` (a bear-off), as GNU Backgammon
+  1.07 exports them, are read as ``bar/22`` and ``6/off`` (gnubg imports either).
+- **Strict reading** (``controller.records.mat_reader``): games numbered 1, 2, 3 ... in
+  order, each ended by ``Wins`` before the next; each score line equal to the results
+  before it; no game after the match is won; numbers in range.  A record built in code may
+  break these (``write_mat`` writes it); ``read_mat`` then refuses it, naming the line.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping
 
 from ..rules.values import WHITE, Colour, Roll, RulesError
@@ -72,6 +79,18 @@ DEFAULT_RULES = "backgammon"
 """The rule set of a file without a ``Variation`` header (a plain gnubg/XG export)."""
 
 CUBE_ACTIONS: tuple[str, ...] = ("double", "take", "drop")
+
+MAX_MATCH_LENGTH = 99
+"""The longest match a record may hold: the board's own limit (``game.match_length`` in the
+configuration).  GNU Backgammon 1.07 itself plays and imports matches of 0-64 points."""
+
+MAX_POINTS_PER_CUBE = 8
+"""The most one game is worth before the cube (trictrac's 8, RULES.md 2.3): a ``Wins`` line
+worth more than this times the cube the game's doubles allow is refused when read."""
+
+MAX_CUBE = 4096
+MAX_NUMBER_DIGITS = 6
+"""A number in a record (match length, score, cube, points) has at most this many digits."""
 
 LEFT_COLOUR: Colour = WHITE
 """The colour written in the left column (``Player 1``); Black is in the right column."""
@@ -86,27 +105,14 @@ _VARIATION_WRITTEN = {
 _LEFT_WIDTH = 27  # gnubg: "%3d) %-27s " puts the right entry at column 33
 _NO_NUMBER = " " * 5  # where "%3d) " would be, on a line of its own such as "Wins"
 _SCORE_WIDTH = 31  # gnubg: " %-31s%s : %d"
-_RIGHT_FROM_COLUMN = 19  # a lone entry starting here or further right is the right column
 
 # Words that start a cube or end-of-game entry; a play may not contain them as words.
 _ENTRY_WORDS = frozenset(
     {"double", "doubles", "take", "takes", "drop", "drops", "win", "wins", "beaver", "beavers", "raccoon", "raccoons"}
 )
-_TRUE_WORDS = ("true", "on", "yes")
-_FALSE_WORDS = ("false", "off", "no")
 
 _OPTION_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _HEADER_KEY = re.compile(r"[A-Za-z][A-Za-z0-9 _.-]*")
-_HEADER_LINE = re.compile(r'\[\s*(?P<key>[^"\[\]]*?)\s+"(?P<value>[^"]*)"(?:\s+"(?P<extra>[^"]*)")?\s*\]')
-_MATCH_LINE = re.compile(r"\s*(\d+)\s+point\s+match\s*", re.IGNORECASE)
-_GAME_LINE = re.compile(r"\s*Game\b\s*(?P<number>.*?)\s*")
-_SCORE_LINE = re.compile(r"\s*(?P<white>[^:]*?)\s*:\s*(?P<sw>\d+)\s+(?P<black>[^:]*?)\s*:\s*(?P<sb>\d+)\s*")
-_NUMBERED = re.compile(r"\s*\d+\)")
-_DICE = re.compile(r"[1-6][1-6]")
-_DOUBLE = re.compile(r"doubles?(?:\s*=>\s*(?P<value>\d+))?", re.IGNORECASE)
-_TAKE = re.compile(r"takes?", re.IGNORECASE)
-_DROP = re.compile(r"drops?", re.IGNORECASE)
-_WINS = re.compile(r"wins?\s+(?P<points>\d+)\s+points?(?:\s+and\s+the\s+match)?", re.IGNORECASE)
 
 
 class RecordError(RulesError):
@@ -141,7 +147,7 @@ def _clean_play(play: object) -> str:
     return text
 
 
-def _check_name(name: object, which: str) -> None:
+def check_name(name: object, which: str) -> None:
     if (
         not isinstance(name, str)
         or not name
@@ -155,7 +161,7 @@ def _check_name(name: object, which: str) -> None:
         )
 
 
-def _check_header(key: object, value: object) -> None:
+def check_header(key: object, value: object) -> None:
     if not isinstance(key, str) or not _HEADER_KEY.fullmatch(key) or key != key.rstrip():
         raise RecordError(f"header key {key!r} must be letters, digits, spaces, '_', '.' or '-'")
     if key.lower() in ("player 1", "player 2", "variation", "option"):
@@ -176,6 +182,8 @@ class Turn:
     roll: Roll | None = None
     play: str = ""
     action: str | None = None
+    line: int | None = field(default=None, compare=False, repr=False)
+    """The line of the file it was read from, for error messages."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.colour, Colour):
@@ -209,6 +217,10 @@ class GameRecordGame:
     turns: tuple[Turn, ...] = ()
     winner: Colour | None = None
     points: int | None = None
+    line: int | None = field(default=None, compare=False, repr=False)
+    """The line of its ``Game N`` header, when read from a file."""
+    wins_line: int | None = field(default=None, compare=False, repr=False)
+    """The line of its ``Wins`` entry, when read from a file."""
 
     def __post_init__(self) -> None:
         if not _is_count(self.number, 1):
@@ -258,10 +270,12 @@ class MatchRecord:
         if self.rules not in RULE_SETS:
             raise RecordError(f"unknown rule set {self.rules!r} (known: {', '.join(RULE_SETS)})")
         object.__setattr__(self, "options", _normalise_options(self.options))
-        if not _is_count(self.match_length, 0):
-            raise RecordError(f"the match length is a whole number >= 0 (0: unlimited), not {self.match_length!r}")
-        _check_name(self.white_name, "White's")
-        _check_name(self.black_name, "Black's")
+        if not _is_count(self.match_length, 0) or self.match_length > MAX_MATCH_LENGTH:
+            raise RecordError(
+                f"the match length is a whole number of points 0-{MAX_MATCH_LENGTH} (0: unlimited), not {self.match_length!r}"
+            )
+        check_name(self.white_name, "White's")
+        check_name(self.black_name, "Black's")
         games = tuple(self.games)
         for game in games:
             if not isinstance(game, GameRecordGame):
@@ -271,7 +285,7 @@ class MatchRecord:
         for pair in headers:
             if len(pair) != 2:
                 raise RecordError(f"a header is a (key, value) pair, not {pair!r}")
-            _check_header(*pair)
+            check_header(*pair)
         object.__setattr__(self, "headers", headers)
         comments = tuple(c.strip() if isinstance(c, str) else c for c in self.comments)
         for comment in comments:
@@ -399,258 +413,6 @@ def read_mat(text: str, *, source: str = "<string>") -> MatchRecord:
     """Read ``.mat`` text; RecordError naming ``source`` and the line if it is malformed."""
     if not isinstance(text, str):
         raise TypeError(f"read_mat needs text, not {type(text).__name__}")
-    return _Reader(source).read(text)
+    from .mat_reader import Reader  # the reader builds the classes of this module
 
-
-@dataclass
-class _GameDraft:
-    """A game being read, with the line of its ``Game N`` header for errors."""
-
-    line: int
-    number: int
-    score_white: int = 0
-    score_black: int = 0
-    white_name: str = ""
-    black_name: str = ""
-    turns: list[Turn] | None = None
-    winner: Colour | None = None
-    points: int | None = None
-
-
-class _Reader:
-    """Line-by-line reader: header comments, the match line, then games."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.rules: str | None = None
-        self.options: dict[str, bool] = {}
-        self.names: dict[str, str] = {}
-        self.headers: list[tuple[str, str]] = []
-        self.comments: list[str] = []
-        self.match_length: int | None = None
-        self.games: list[GameRecordGame] = []
-        self.game: _GameDraft | None = None
-        self.expect_score = False
-        self.first_names: tuple[str, str] = ("", "")  # from the first score line
-
-    def error(self, line: int, message: str) -> RecordError:
-        return RecordError(message, line=line, source=self.source)
-
-    def read(self, text: str) -> MatchRecord:
-        lines = text.splitlines()
-        if lines and lines[0].startswith("\ufeff"):
-            lines[0] = lines[0][1:]  # XG writes a byte-order mark
-        for number, raw in enumerate(lines, 1):
-            line = raw.expandtabs().rstrip()
-            if not line.strip():
-                continue
-            if self.match_length is None:
-                self.header_part(number, line)
-            elif self.expect_score:
-                self.score_line(number, line)
-            elif _GAME_LINE.fullmatch(line):
-                self.game_line(number, line)
-            elif self.game is None:
-                raise self.error(number, f"expected a 'Game N' line before the moves but found {line.strip()!r}")
-            else:
-                self.entry_line(number, line)
-        last = max(len(lines), 1)
-        if self.match_length is None:
-            raise self.error(last, "no ' N point match' line: this is not a .mat match file")
-        if self.expect_score:
-            assert self.game is not None
-            raise self.error(self.game.line, f"'Game {self.game.number}' has no score line after it")
-        self.finish_game()
-        white = self.names.get("white") or self.first_names[0] or "White"
-        black = self.names.get("black") or self.first_names[1] or "Black"
-        try:
-            return MatchRecord(
-                rules=self.rules or DEFAULT_RULES,
-                options=self.options,
-                match_length=self.match_length,
-                white_name=white,
-                black_name=black,
-                games=tuple(self.games),
-                headers=tuple(self.headers),
-                comments=tuple(self.comments),
-            )
-        except RecordError as error:
-            raise RecordError(error.message, source=self.source) from None
-
-    # -- before the match line
-
-    def header_part(self, number: int, line: str) -> None:
-        stripped = line.strip()
-        if stripped[0] in ";#":
-            content = stripped[1:].strip()
-            if content.startswith("["):
-                self.header(number, content)
-            elif content:
-                self.comments.append(content)
-            return
-        match = _MATCH_LINE.fullmatch(line)
-        if match:
-            self.match_length = int(match.group(1))
-            return
-        if _GAME_LINE.fullmatch(line):
-            raise self.error(number, "expected a ' N point match' line before the first game")
-        raise self.error(
-            number, f"expected a '; [Key \"value\"]' header or the ' N point match' line but found {stripped!r}"
-        )
-
-    def header(self, number: int, content: str) -> None:
-        match = _HEADER_LINE.fullmatch(content)
-        if not match:
-            raise self.error(number, f"expected a header like '[Site \"value\"]' but found {content!r}")
-        key, value, extra = match.group("key"), match.group("value"), match.group("extra")
-        lowered = key.lower()
-        if lowered == "option":
-            if extra is None:
-                raise self.error(number, f"an option header is '[Option \"name\" \"true\"]', not {content!r}")
-            if not _OPTION_NAME.fullmatch(value):
-                raise self.error(number, f"option name {value!r} must be a word such as 'bear_off_higher'")
-            if value in self.options:
-                raise self.error(number, f"option {value!r} is given twice")
-            word = extra.strip().lower()
-            if word not in _TRUE_WORDS + _FALSE_WORDS:
-                raise self.error(number, f"option {value!r} is \"true\" or \"false\", not {extra!r}")
-            self.options[value] = word in _TRUE_WORDS
-            return
-        if extra is not None:
-            raise self.error(number, f"header {key!r} takes one value, not two")
-        if lowered == "variation":
-            if self.rules is not None:
-                raise self.error(number, "a second Variation header")
-            rules = value.strip().lower()
-            if rules not in RULE_SETS:
-                raise self.error(number, f"unknown variation {value!r} (known: {', '.join(RULE_SETS)})")
-            self.rules = rules
-        elif lowered in ("player 1", "player 2"):
-            colour = "white" if lowered == "player 1" else "black"
-            try:
-                _check_name(value, "White's" if colour == "white" else "Black's")
-            except RecordError as error:
-                raise self.error(number, error.message) from None
-            self.names[colour] = value
-        else:
-            try:
-                _check_header(key, value)
-            except RecordError as error:
-                raise self.error(number, error.message) from None
-            self.headers.append((key, value))
-
-    # -- games
-
-    def game_line(self, number: int, line: str) -> None:
-        match = _GAME_LINE.fullmatch(line)
-        assert match
-        text = match.group("number")
-        if not text.isdigit() or int(text) < 1:
-            raise self.error(number, f"expected a game number like 'Game 1' but found {line.strip()!r}")
-        self.finish_game()
-        self.game = _GameDraft(number, int(text), turns=[])
-        self.expect_score = True
-
-    def score_line(self, number: int, line: str) -> None:
-        match = _SCORE_LINE.fullmatch(line)
-        if not match or not match.group("white") or not match.group("black"):
-            raise self.error(
-                number, f"expected a score line like ' White : 0      Black : 0' but found {line.strip()!r}"
-            )
-        assert self.game is not None
-        self.game.score_white, self.game.score_black = int(match.group("sw")), int(match.group("sb"))
-        if not self.first_names[0]:
-            self.first_names = (match.group("white"), match.group("black"))
-        self.expect_score = False
-
-    def finish_game(self) -> None:
-        draft = self.game
-        if draft is None:
-            return
-        try:
-            self.games.append(
-                GameRecordGame(
-                    draft.number,
-                    draft.score_white,
-                    draft.score_black,
-                    tuple(draft.turns or ()),
-                    draft.winner,
-                    draft.points,
-                )
-            )
-        except RecordError as error:
-            raise self.error(draft.line, error.message) from None
-        self.game = None
-
-    def entry_line(self, number: int, line: str) -> None:
-        """A line of one or two entries: left column White, right column Black."""
-        entries = self.split_entries(number, line)
-        if len(entries) > 2:
-            raise self.error(number, f"a line holds at most two entries, one per player, but found {len(entries)}")
-        if len(entries) == 2:
-            colours = [LEFT_COLOUR, LEFT_COLOUR.opponent]
-        elif entries:
-            column = entries[0][0]
-            colours = [LEFT_COLOUR.opponent if column >= _RIGHT_FROM_COLUMN else LEFT_COLOUR]
-        else:
-            colours = []
-        for (_, words), colour in zip(entries, colours):
-            self.entry(number, words, colour)
-
-    def split_entries(self, number: int, line: str) -> list[tuple[int, list[str]]]:
-        """The entries of a line as (starting column, words), after any ``N)`` number."""
-        numbered = _NUMBERED.match(line)
-        start = numbered.end() if numbered else 0
-        entries: list[tuple[int, list[str]]] = []
-        for match in re.finditer(r"\S+", line[start:]):
-            word = match.group()
-            if ":" in word or word.lower() in _ENTRY_WORDS:
-                entries.append((start + match.start(), [word]))
-            elif entries:
-                entries[-1][1].append(word)
-            else:
-                raise self.error(
-                    number,
-                    f"expected a roll like '52:', a cube action or 'Wins' but found {word!r}",
-                )
-        return entries
-
-    def entry(self, number: int, words: list[str], colour: Colour) -> None:
-        game = self.game
-        assert game is not None and game.turns is not None
-        if game.winner is not None:
-            raise self.error(number, f"{' '.join(words)!r} comes after the game was already won")
-        head = words[0]
-        text = " ".join(words)
-        if ":" in head:
-            dice, _, rest = head.partition(":")
-            if not _DICE.fullmatch(dice):
-                raise self.error(number, f"expected a roll like '52:' but found {dice + ':'!r}")
-            play = " ".join(([rest] if rest else []) + words[1:])
-            if play.lower() == "cannot move":
-                play = ""
-            try:
-                game.turns.append(Turn(colour, Roll(int(dice[0]), int(dice[1])), play))
-            except RecordError as error:
-                raise self.error(number, error.message) from None
-            return
-        if _DOUBLE.fullmatch(text):
-            value = _DOUBLE.fullmatch(text).group("value")  # type: ignore[union-attr]
-            if value is not None and int(value) < 2:
-                raise self.error(number, f"a double makes the cube 2 or more, not {value}")
-            game.turns.append(Turn(colour, action="double"))
-        elif _TAKE.fullmatch(text):
-            game.turns.append(Turn(colour, action="take"))
-        elif _DROP.fullmatch(text):
-            game.turns.append(Turn(colour, action="drop"))
-        elif _WINS.fullmatch(text):
-            points = int(_WINS.fullmatch(text).group("points"))  # type: ignore[union-attr]
-            if points < 1:
-                raise self.error(number, f"a win is worth 1 point or more, not {points}")
-            game.winner, game.points = colour, points
-        elif head.lower().startswith(("beaver", "raccoon")):
-            raise self.error(number, f"{text!r}: beavers and raccoons are not part of these rules")
-        else:
-            raise self.error(
-                number, f"cannot read {text!r}: expected 'Doubles => 2', 'Takes', 'Drops' or 'Wins 1 point'"
-            )
+    return Reader(source).read(text)

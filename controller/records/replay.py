@@ -15,6 +15,7 @@ from ..rules.base import GameResult, RuleSet
 from ..rules.game import Game, TurnRecord
 from ..rules.registry import get_rule_set
 from ..rules.values import BLACK, WHITE, Colour, IllegalPlayError, Position, RulesError
+from .mat_reader import standard_play
 from .matfile import GameRecordGame, MatchRecord
 
 
@@ -82,9 +83,28 @@ class Replay:
         return {"turns": turns, "result": result}
 
 
-def _fail(game: int, turn: int, colour: Colour | None, message: str) -> ReplayError:
+RESIGN_MULTIPLES: dict[str, tuple[int, ...]] = {
+    "trictrac": (1, 2, 4, 8),
+    "backgammon": (1, 2, 3),
+    "rally": (1,),
+    "rally-hitting": (1,),
+}
+"""What a game may be worth before the cube, by rule set (RULES.md 2.3 and section 4; the
+rally's mars, an option, adds 2): a resignation ends a game for one of these times the cube."""
+
+
+def _fail(game: int, turn: int, colour: Colour | None, message: str, line: int | None = None) -> ReplayError:
     who = f" ({colour.value})" if colour else ""
-    return ReplayError(f"game {game}, turn {turn}{who}: {message}")
+    where = f" (line {line})" if line else ""
+    return ReplayError(f"game {game}, turn {turn}{who}{where}: {message}")
+
+
+def _resign_points(rules: RuleSet, cube: int) -> list[int]:
+    """The points a resignation may give under ``rules`` with the cube at ``cube``."""
+    multiples = set(RESIGN_MULTIPLES.get(rules.name, (1,)))
+    if rules.options.get("mars"):
+        multiples.add(2)
+    return sorted(m * cube for m in multiples)
 
 
 def replay(record: MatchRecord) -> Replay:
@@ -93,20 +113,28 @@ def replay(record: MatchRecord) -> Replay:
     score = {WHITE: 0, BLACK: 0}
     games: list[ReplayedGame] = []
     for recorded in record.games:
+        where = f" (line {recorded.line})" if recorded.line else ""
         if (recorded.score_white, recorded.score_black) != (score[WHITE], score[BLACK]):
             raise ReplayError(
-                f"game {recorded.number}: the record gives the score as White {recorded.score_white}, "
+                f"game {recorded.number}{where}: the record gives the score as White {recorded.score_white}, "
                 f"Black {recorded.score_black}, but the games before make it {score[WHITE]}-{score[BLACK]}"
             )
-        done = _replay_game(rules, recorded)
+        done, cube = _replay_game(rules, recorded)
         game_result = done.result
+        wins = f" (line {recorded.wins_line})" if recorded.wins_line else where
         if recorded.winner is not None:
             if game_result is None:
                 # a resignation: the record ends the game before the last checker is off
+                allowed = _resign_points(rules, cube)
+                if recorded.points not in allowed:
+                    raise ReplayError(
+                        f"game {recorded.number}{wins}: {recorded.winner.value} wins {recorded.points} by resignation, "
+                        f"but with the cube at {cube} a {rules.name} game is worth {', '.join(map(str, allowed))}"
+                    )
                 game_result = GameResult(recorded.winner, recorded.points or 1, "resigned")
             elif (game_result.winner, game_result.points) != (recorded.winner, recorded.points):
                 raise ReplayError(
-                    f"game {recorded.number}: the record says {recorded.winner.value} wins {recorded.points}, "
+                    f"game {recorded.number}{wins}: the record says {recorded.winner.value} wins {recorded.points}, "
                     f"but the position gives {game_result.winner.value} {game_result.points}"
                 )
             done.result = game_result
@@ -117,32 +145,33 @@ def replay(record: MatchRecord) -> Replay:
     return Replay(rules, games, score, record.match_length)
 
 
-def _replay_game(rules: RuleSet, recorded: GameRecordGame) -> ReplayedGame:
+def _replay_game(rules: RuleSet, recorded: GameRecordGame) -> tuple[ReplayedGame, int]:
+    """The game replayed, and the cube's value at its end."""
     number, turns = recorded.number, recorded.turns
     game = Game(rules)
     done = ReplayedGame(number, rules, game.start)
     for index, turn in enumerate(turns, 1):
         if index == 1 and turn.colour is not game.turn:
             if rules.name == "trictrac":
-                raise _fail(number, index, turn.colour, "in trictrac White moves first (RULES.md 2.1)")
+                raise _fail(number, index, turn.colour, "in trictrac White moves first (RULES.md 2.1)", turn.line)
             game.position = game.position.with_turn(turn.colour)
             done.start = game.position
         if game.is_over:
-            raise _fail(number, index, turn.colour, "the game is already over")
+            raise _fail(number, index, turn.colour, "the game is already over", turn.line)
         try:
             if turn.action is not None:
                 game.cube(turn.colour, turn.action)
                 continue
             if turn.colour is not game.turn:
-                raise _fail(number, index, turn.colour, f"it is {game.turn.value}'s turn")
+                raise _fail(number, index, turn.colour, f"it is {game.turn.value}'s turn", turn.line)
             if turn.roll is None:
-                raise _fail(number, index, turn.colour, "a turn without a roll")
+                raise _fail(number, index, turn.colour, "a turn without a roll", turn.line)
             if index == len(turns) and recorded.winner is not None and turn.is_pass and game.legal_plays(turn.roll):
                 break  # gnubg writes a resignation after the roll as the roll alone, then "Wins"
-            play = parse_play(turn.play, rules, game.position, turn.roll)
+            play = parse_play(standard_play(turn.play), rules, game.position, turn.roll)
             done.turns.append(game.play(turn.roll, play))
         except (NotationError, IllegalPlayError) as error:
-            raise _fail(number, index, turn.colour, str(error)) from None
+            raise _fail(number, index, turn.colour, str(error), turn.line) from None
     done.final = game.position
     done.result = game.result()
-    return done
+    return done, game.cube_value
