@@ -32,7 +32,7 @@ def salvage(settings: Settings, entries: list[dict[str, Any]]) -> tuple[list[int
         if problem is None:
             keep.append(index)
         else:
-            problems[index] = f"entry {index + 1} does not replay ({_short(problem)})"
+            problems[index] = f"the entry does not replay ({_short(problem)})"
     return keep, problems
 
 
@@ -52,13 +52,13 @@ def resume_kept(
         except Exception as error:  # noqa: BLE001 - as above
             at, reason = len(keep) - 1, error
         if at <= 0:  # only the start is left and it does not resume: nothing can be kept
-            problems.update({i: f"entry {i + 1} does not replay ({_short(str(reason))})" for i in keep[1:]})
+            problems.update({i: f"the entry does not replay ({_short(str(reason))})" for i in keep[1:]})
             del keep[1:]
             controller = Controller(settings)
             controller.resume([entries[keep[0]]] if keep else [])
             return controller
         index = keep.pop(at)
-        problems[index] = f"entry {index + 1} does not replay ({_short(str(reason))})"
+        problems[index] = f"the entry does not replay ({_short(str(reason))})"
 
 
 def _short(text: str) -> str:

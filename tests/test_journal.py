@@ -111,7 +111,7 @@ def test_an_entry_that_does_not_replay_is_cut(played: tuple[bytes, list], tmp_pa
     messages: list[str] = []
     controller, begin = open_controller(Settings(TRICTRAC), Journal(path), messages.append, 0.0)
     assert begin is None
-    assert any(f"entry {index + 1} does not replay" in m for m in messages)
+    assert any(f"line {index + 1}: the entry does not replay" in m for m in messages)
     assert path.read_bytes() == b"".join(lines[:index])
     assert (tmp_path / "journal.jsonl.damaged-1").read_bytes() == b"".join(lines[index:])
     expected, _ = _replayed_position(lines[:index])

@@ -219,7 +219,7 @@ def test_an_entry_that_does_not_replay_takes_only_what_depends_on_it(played: byt
     aside = _damaged(path)[0].read_bytes().splitlines(keepends=True)
     assert kept == damaged[:index]  # nothing after the bad turn can follow without it
     assert aside == damaged[index:]
-    assert f"line {index + 1}: entry {index + 1} does not replay" in messages[0]
+    assert f"line {index + 1}: the entry does not replay" in messages[0]
     assert f"and {len(aside) - 3} more" in messages[0]
     assert controller.game.position == _position_of(lines[:index])
 
