@@ -278,6 +278,41 @@ def test_a_journal_damaged_at_any_byte_opens_and_keeps_what_replays(
     assert len([m for m in messages if "Resuming" not in m]) <= 1
 
 
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(edits=hs.lists(hs.tuples(hs.sampled_from(["duplicate", "delete", "swap", "move"]), hs.floats(0, 1, exclude_max=True),
+                                hs.floats(0, 1, exclude_max=True)), min_size=1, max_size=4))
+def test_lines_lost_doubled_or_out_of_order_never_stop_the_start(
+    played: bytes, edits: list[tuple[str, float, float]], tmp_path: Path
+) -> None:
+    """Whole lines lost, written twice or out of order (a bad disk, a hand edit): the
+    journal opens, keeps a sub-sequence of its lines that replays, and loses none."""
+    lines = _unfinished(played)
+    for how, a, b in edits:
+        i, j = 1 + int(a * (len(lines) - 1)), 1 + int(b * (len(lines) - 1))  # the start stays first
+        if how == "duplicate":
+            lines.insert(j, lines[i])
+        elif how == "delete" and len(lines) > 2:
+            del lines[i]
+        elif how == "swap":
+            lines[i], lines[j] = lines[j], lines[i]
+        elif how == "move":
+            lines.insert(j, lines.pop(i))
+    folder = Path(tempfile.mkdtemp(dir=tmp_path))
+    path = folder / "journal.jsonl"
+    path.write_bytes(b"".join(lines))
+    controller, begin, messages = _open(path)
+    kept = path.read_bytes().splitlines(keepends=True) if path.exists() else []
+    asides = _damaged(path)
+    aside = asides[0].read_bytes().splitlines(keepends=True) if asides else []
+    assert sorted(kept + aside) == sorted(lines)
+    it = iter(lines)
+    assert all(line in it for line in kept)  # kept in their order
+    expected = Controller(Settings(TRICTRAC))
+    expected.resume([json.loads(line) for line in kept])
+    assert controller.game.position == expected.game.position
+    assert begin is None  # the start line is never touched: the match resumes
+
+
 @settings(max_examples=200, deadline=None)
 @given(hs.recursive(
     hs.none() | hs.booleans() | hs.integers() | hs.floats() | hs.text(max_size=5),
