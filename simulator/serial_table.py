@@ -14,13 +14,18 @@ a throw, a snapshot owed), otherwise one housekeeping pass (heartbeats) every ha
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Callable
+from typing import Protocol
 
+from firmware.board_logic import BoardLogic
 from firmware.debounce import SETTLE_SCANS
+from firmware.device import Device
 from firmware.dice import DICE_SETTLE_SCANS
 from hal.interfaces import Hardware, LightFrame
 from hal.queue import ThreadSafeQueue
+from hal.link_protocol import Phase
 from hal.serial_link import BoardLink, LinkState, LinkTimings
 
 from .hardware import SimulatedHardware
@@ -38,8 +43,26 @@ TIMEOUT = 20.0
 """Real seconds the driver waits for the link before it calls the run broken."""
 
 
+CHUNK = 1024
+"""Bytes written to the pty at a time when the device sends more (a flood of garbage)."""
+BOOT_TIME = 0.5
+"""Virtual seconds a rebooting device is silent before its HELLO (a Pico boots in about that)."""
+
+
 class SerialLinkStalled(RuntimeError):
     """The link did not take or send what the lock-step driver waited for."""
+
+
+class ByteFilter(Protocol):
+    """What sits on the cable (a fault injector): every byte each way passes through it."""
+
+    def to_device(self, data: bytes, now: float) -> bytes:
+        """The link's bytes, as they reach the device."""
+        ...
+
+    def to_link(self, data: bytes, now: float) -> bytes:
+        """The device's bytes, as they reach the link."""
+        ...
 
 
 class _TeeLights:
@@ -87,6 +110,17 @@ class SerialBoard:
         self._active_until = 0
         self._next: ScheduledCall | None = None
         self._next_scan = -1
+        self.filter: ByteFilter | None = None
+        """Sits on the cable when set (``simulator/faults.py``)."""
+        self.frozen_until = -1.0
+        """The device is stalled (no scan, no byte read or sent) until then (virtual seconds)."""
+        self.cut_until = -1.0
+        """The line carries no byte either way until then; the device runs on."""
+        self.generation = 0
+        """Device boots so far (a reboot is a fresh firmware on the same board)."""
+        self.first_throw = self.device.device.throw
+        """The throw number the running firmware booted with (it counts on from there)."""
+        self._reboot_rng = random.Random(f"{sim.seed}/reboot")
         sim.board.add_listener(self._board_changed)
         self.link.start()
         self._connect()
@@ -104,6 +138,59 @@ class SerialBoard:
         self.device.replug()
         self._connect()
         self._wake(ZONE_SCANS)
+
+    def freeze(self, seconds: float, *, reboot: bool = False) -> None:
+        """Stall the device for ``seconds`` (nothing scanned, read or sent meanwhile); with
+        ``reboot`` it then boots afresh (new HELLO, counters, throw number; lights and any
+        unacknowledged throw forgotten)."""
+        now = self.sim.clock.now()
+        self.frozen_until = max(self.frozen_until, now + seconds)
+        self.sim.scheduler.at(self.frozen_until, lambda: self._thaw(reboot))
+
+    def reboot(self, boot_time: float = BOOT_TIME) -> None:
+        """Power-cycle the device: silent for ``boot_time``, then a fresh firmware boots."""
+        self.freeze(boot_time, reboot=True)
+
+    def cut(self, seconds: float) -> None:
+        """No byte on the line either way for ``seconds``; the device scans on."""
+        self.cut_until = max(self.cut_until, self.sim.clock.now() + seconds)
+        self.sim.scheduler.at(self.cut_until, self._follow_link)
+
+    def frozen(self) -> bool:
+        """The device is stalled or booting now."""
+        return self.sim.clock.now() < self.frozen_until - 1e-9
+
+    def line_cut(self) -> bool:
+        """The line carries nothing now."""
+        return self.sim.clock.now() < self.cut_until - 1e-9
+
+    def _thaw(self, reboot: bool) -> None:
+        if self.frozen():
+            return  # stalled again meanwhile: the later thaw does it
+        if reboot:
+            virtual = self.device
+            virtual.logic = BoardLogic(virtual.sensors.layout, virtual.sensors.calibration)
+            old = virtual.device
+            virtual.device = Device(virtual.logic, firmware=old.firmware, device_id=old.device_id, store=old.store,
+                                    now_ms=self._ms(), first_throw=self._reboot_rng.getrandbits(16))
+            self.generation += 1
+            self.first_throw = virtual.device.throw
+            self._deliver(virtual.device.boot(self._ms()))
+            self._settle()
+        self._wake(DICE_SCANS)
+        self._follow_link()
+
+    def _follow_link(self) -> None:
+        """A link that lost the board (silence) is waited for until it has said so and, when the
+        board can answer, until it has reconnected: the clock does not move meanwhile."""
+        link = self.link
+        if link.state is LinkState.CONNECTED and link.protocol.phase is Phase.BROKEN:
+            self._wait(lambda: link.state is not LinkState.CONNECTED, "the link to notice the silence")
+        self._collect()
+        if link.state in (LinkState.LOST, LinkState.CONNECTING) and self.device.plugged and not self.frozen() \
+                and not self.line_cut():
+            self._connect()
+            self._wake(ZONE_SCANS)
 
     def close(self) -> None:
         """Stop the link and the device."""
@@ -129,7 +216,7 @@ class SerialBoard:
         """Hand the device what the link sent, send its answers back, wait until the link has
         handled them, and queue the link's events; repeated until nothing is in flight."""
         for _ in range(1000):
-            if not self.device.plugged:
+            if not self.device.plugged or self.frozen():
                 break
             connection, sent, _received = self.link.traffic()
             if connection != self._connection:  # the link opened the port afresh
@@ -137,6 +224,10 @@ class SerialBoard:
             if self._read >= sent:
                 break
             data = self._read_bytes(sent - self._read)
+            if self.line_cut():
+                continue
+            if self.filter is not None:
+                data = self.filter.to_device(data, self.sim.clock.now())
             self._deliver(self.device.receive(data, self._ms()))
             self._settle()
         self._settle()
@@ -146,6 +237,11 @@ class SerialBoard:
         self._next = None
         scan = self._scan_number()
         self.link.run_timers()  # the Pi's heartbeats and resends, at this virtual instant
+        self._follow_link()
+        if self.frozen():
+            self._collect()
+            self._schedule(min(scan + IDLE_SCANS, math.ceil(self.frozen_until / SCAN_PERIOD - 1e-6)))
+            return
         self.exchange()
         active = scan <= self._active_until or self.device.device.busy
         self._deliver(self.device.tick(self._ms(), scan=active))
@@ -205,6 +301,8 @@ class SerialBoard:
                 chunks.append(data)
                 got += len(data)
                 continue
+            if self.link.traffic()[0] != self._connection:
+                break  # the link gave that connection up (a failed handshake): its bytes are void
             left = deadline - time.monotonic()
             if left <= 0 or not self.device.plugged:
                 raise SerialLinkStalled(f"only {got} of {count} bytes from the link reached the virtual board")
@@ -214,11 +312,17 @@ class SerialBoard:
 
     def _deliver(self, data: bytes) -> None:
         """Write the device's bytes to the link (dropped while the link has not opened the port)."""
+        if data and self.filter is not None:
+            data = self.filter.to_link(data, self.sim.clock.now())
         if not data:
             return
-        if self._connection == 0 or not self.device.plugged:
+        if self._connection == 0 or not self.device.plugged or self.line_cut():
             self.device.dropped += len(data)
             return
+        while len(data) > CHUNK:  # a flood (garbage) goes in pieces the pty can hold
+            self._written += self.device.write(data[:CHUNK])
+            data = data[CHUNK:]
+            self._settle()
         self._written += self.device.write(data)
 
     def _settle(self) -> None:
@@ -242,4 +346,4 @@ class SerialBoard:
             raise SerialLinkStalled(f"timed out waiting for {what} ({self.timeout:g} s)")
 
 
-__all__ = ["SerialBoard", "SerialLinkStalled"]
+__all__ = ["BOOT_TIME", "ByteFilter", "SerialBoard", "SerialLinkStalled"]
