@@ -173,6 +173,8 @@ class Controller:
 
     def handle(self, event: Event) -> Output:
         """One event in, what to show out."""
+        if self._window is not None and isinstance(event, (SnapshotEvent, DiceEvent, ButtonEvent, TickEvent, DeviceEvent)):
+            self._window.note(event.time)
         if isinstance(event, SnapshotEvent):
             previous, self._snapshot = self._snapshot, event.snapshot
             if previous is not None and _same_where_readable(previous, event.snapshot) and self._wrong is not None:
@@ -581,7 +583,7 @@ class Controller:
         since that may explain the board; None to handle the roll as usual."""
         window = self._window
         assert window is not None
-        stale = window.is_stale(roll)
+        stale = window.is_stale(roll, time)
         window.dice = roll
         wrong = self._verdict is not None and self._verdict.kind is Kind.WRONG
         wrong = wrong and self.phase in (Phase.MOVING, Phase.AWAIT_ROLL)

@@ -23,6 +23,11 @@ from .rules.turn import TurnMap
 from .rules.values import Colour, IllegalPlayError, Move, Play, Position, Roll
 from .tracking import BoardReading, Kind, Tracker, Verdict
 
+STALE_REPORT = 3.0
+"""Seconds after the first event following a restart within which the tray's report of the
+journal's own dice is taken as the tray still showing them (a device answers the snapshot
+request at once; a player's new throw comes later)."""
+
 ALL_ROLLS: tuple[Roll, ...] = tuple(Roll(a, b) for a in range(1, 7) for b in range(a, 7))
 """The 21 different rolls (order of the dice does not change the plays)."""
 
@@ -126,18 +131,27 @@ class Window:
     lenient: bool = True
     reported: bool = False
     """The tray has reported since the restart."""
+    opened: float | None = None
+    """The time of the first event after the restart."""
 
-    def is_stale(self, roll: Roll) -> bool:
+    def note(self, time: float) -> None:
+        """An event came at ``time``."""
+        if self.opened is None:
+            self.opened = time
+
+    def is_stale(self, roll: Roll, time: float) -> bool:
         """Note a report of the tray; is it the tray still showing the journal's dice?"""
+        self.note(time)
         first, self.reported = not self.reported, True
-        return first and self.stale is not None and same_roll(roll, self.stale)
+        recent = self.opened is not None and time <= self.opened + STALE_REPORT
+        return first and recent and self.stale is not None and same_roll(roll, self.stale)
 
     def after_turn(self) -> Window | None:
         """What is left once a turn or a fresh roll is journalled: only the wait for the
         tray's first report, if it has not come yet."""
         if self.reported or self.stale is None:
             return None
-        return Window(None, self.stale, lenient=False)
+        return Window(None, self.stale, lenient=False, opened=self.opened)
 
 
 def same_roll(a: Roll, b: Roll) -> bool:

@@ -1,0 +1,269 @@
+"""Benchmark: ``trictrac run`` killed with SIGKILL at random moments and restarted, until
+every match is finished; then every journal and record is audited.
+
+Not a test (``tests/test_resume_kill.py`` runs a few kills of the same loop).  For each
+match (rule sets in turn, several seeds, 1- and 3-point matches) the simulated board is
+run as a real process on a journal and a records folder, killed after a random time
+(now and then during start-up, mostly during play), and started again on the same
+journal, until the match is over.  The audit replays the journal with the rules engine
+(every turn legal, seq without gap, no roll thrown twice for one turn, no turn played
+with another roll than the one thrown), reads the ``.mat`` record back and replays it,
+and compares its turns with the journal's.  Every run must end with exit 0 or by the
+kill, print no warning (no player moves illegally here) and no traceback.
+
+    python benchmarks/kill_soak.py [--kills 100] [--seed 1] [--speed 400] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from controller.machine import Controller, Settings  # noqa: E402
+from controller.records.matfile import read_mat  # noqa: E402
+from controller.records.replay import replay  # noqa: E402
+from controller.rules import get_rule_set  # noqa: E402
+from controller.rules.values import Roll  # noqa: E402
+
+RULES = ("trictrac", "backgammon", "rally", "rally-hitting")
+RUN = "import sys; from controller.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+@dataclass
+class MatchSoak:
+    """One match played through kills and restarts, and what its audit found."""
+
+    rules: str
+    seed: int
+    length: int
+    kills: int = 0
+    runs: int = 0
+    turns: int = 0
+    games: int = 0
+    finished: bool = False
+    lost_or_doubled: int = 0
+    warnings: int = 0
+    problems: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def start_up_time() -> float:
+    """Wall seconds a fresh interpreter takes to import the controller and the simulator."""
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import controller.cli, simulator.table"], cwd=ROOT, check=True)
+    return time.perf_counter() - started
+
+
+def _command(journal: Path, records: Path, rules: str, seed: int, speed: float, config: Path | None) -> list[str]:
+    command = [sys.executable, "-c", RUN, "run", "--rules", rules, "--seed", str(seed), "--speed", str(speed),
+               "--journal", str(journal), "--records", str(records)]
+    return command + (["--config", str(config)] if config is not None else [])
+
+
+def _match_over(journal: Path, rules: str, length: int) -> bool:
+    """Does the journal hold a finished match?"""
+    entries = _entries(journal)
+    if not entries:
+        return False
+    controller = Controller(Settings(get_rule_set(rules), None, length))
+    try:
+        controller.resume(entries)
+    except ValueError:
+        return False
+    return controller.match.winner() is not None
+
+
+def _entries(journal: Path) -> list[dict[str, Any]]:
+    if not journal.exists():
+        return []
+    return [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def play_match(folder: Path, rules: str, seed: int, length: int, kills: int, rng: random.Random, *,
+               speed: float = 400.0, start_up: float = 0.3, run_time: float = 2.0, timeout: float = 120.0) -> MatchSoak:
+    """Play one match with up to ``kills`` SIGKILLs at random moments, then audit it.
+
+    ``run_time`` is the wall time an uninterrupted match takes (for spreading the kills)."""
+    soak = MatchSoak(rules, seed, length)
+    started = time.perf_counter()
+    folder.mkdir(parents=True, exist_ok=True)
+    journal, records = folder / "journal.jsonl", folder / "records"
+    config = None
+    if length != 1:
+        config = folder / "board.toml"
+        config.write_text(f'[game]\nrules = "{rules}"\nmatch_length = {length}\n', encoding="utf-8")
+    step = max(run_time - start_up, 0.1) * 2 / max(kills, 1)
+    while not _match_over(journal, rules, length):
+        if soak.runs > kills + 20:
+            soak.problems.append(f"the match is not over after {soak.runs} runs")
+            break
+        soak.runs += 1
+        log = folder / f"run-{soak.runs}.txt"
+        with open(log, "wb") as out:
+            process = subprocess.Popen(_command(journal, records, rules, seed, speed, config), cwd=ROOT,
+                                       stdout=out, stderr=subprocess.STDOUT)
+            if soak.kills < kills:
+                delay = rng.uniform(0, start_up) if rng.random() < 0.15 else start_up + rng.uniform(0, step)
+                try:
+                    code = process.wait(delay)
+                except subprocess.TimeoutExpired:
+                    process.send_signal(signal.SIGKILL)
+                    code = process.wait()
+                    soak.kills += 1
+            else:
+                try:
+                    code = process.wait(timeout)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+                    soak.problems.append(f"run {soak.runs} was still going after {timeout} s (stuck)")
+                    break
+        text = log.read_text(encoding="utf-8", errors="replace")
+        soak.warnings += text.count("WARNING")
+        if code not in (0, -signal.SIGKILL):
+            soak.problems.append(f"run {soak.runs} exited with {code}: {text.strip().splitlines()[-3:]}")
+            soak.lost_or_doubled += code == 1  # the table's plays made and recorded differ
+        if "Traceback" in text:
+            soak.problems.append(f"run {soak.runs} printed a traceback")
+    audit(soak, journal, records)
+    soak.seconds = round(time.perf_counter() - started, 2)
+    return soak
+
+
+def audit(soak: MatchSoak, journal: Path, records: Path) -> None:
+    """Check the journal and the record of a finished match; note what is wrong in ``soak``."""
+    entries = _entries(journal)
+    soak.problems += [f"damaged journal tail kept aside: {p.name}" for p in journal.parent.glob("*.damaged-*")]
+    if not entries:
+        soak.problems.append("no journal")
+        return
+    seqs = [e.get("seq") for e in entries]
+    if seqs != list(range(1, len(entries) + 1)):
+        soak.problems.append("journal seq numbers are not 1, 2, 3, ...")
+    pending: Roll | None = None
+    for number, entry in enumerate(entries, 1):
+        kind = entry["type"]
+        if kind == "roll":
+            if pending is not None:
+                soak.lost_or_doubled += 1
+                soak.problems.append(f"entry {number}: a second roll {entry['roll']} before {pending} was played")
+            pending = Roll(*entry["roll"])
+        elif kind == "opening":
+            rules = get_rule_set(soak.rules)
+            opening = rules.resolve_opening(*entry["dice"])
+            pending = opening.roll if opening is not None else None
+        elif kind == "turn":
+            roll = Roll(*entry["roll"])
+            if pending is None or sorted((roll.first, roll.second)) != sorted((pending.first, pending.second)):
+                soak.lost_or_doubled += 1
+                soak.problems.append(f"entry {number}: a turn with {roll}, but the roll thrown was {pending}")
+            pending = None
+            soak.turns += 1
+        elif kind == "takeback":
+            pending = Roll(*entry["roll"])
+        elif kind in ("game", "game-over"):
+            pending = None
+    controller = Controller(Settings(get_rule_set(soak.rules), None, soak.length))
+    try:
+        controller.resume(entries)
+    except ValueError as error:
+        soak.problems.append(f"the journal does not replay: {error}")
+        return
+    soak.games = len(controller.match.games)
+    soak.finished = controller.match.winner() is not None
+    if not soak.finished:
+        soak.problems.append("the match is not finished")
+    mats = sorted(records.glob("*.mat")) if records.exists() else []
+    if len(mats) != 1:
+        soak.problems.append(f"{len(mats)} records in {records}, not one")
+        return
+    try:
+        record = read_mat(mats[0].read_text(encoding="utf-8"), source=str(mats[0]))
+        replayed = replay(record)
+    except ValueError as error:
+        soak.problems.append(f"the record does not replay: {error}")
+        return
+    recorded = [(t.colour, t.roll, t.play) for g in replayed.games for t in g.turns]
+    journalled = [(t.colour, t.roll, t.play) for g in controller.match.games for t in g.turns()]
+    if recorded != journalled:
+        soak.lost_or_doubled += abs(len(recorded) - len(journalled)) or 1
+        soak.problems.append(f"the record holds {len(recorded)} turns, the journal {len(journalled)}, or they differ")
+
+
+def calibrate(rules: str, seed: int, speed: float, folder: Path) -> float:
+    """Wall seconds one uninterrupted 1-point match takes."""
+    started = time.perf_counter()
+    subprocess.run(_command(folder / "journal.jsonl", folder / "records", rules, seed, speed, None), cwd=ROOT,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=300)
+    return time.perf_counter() - started
+
+
+def soak(kills: int, seed: int, speed: float, per_match: int = 5, say: Any = print) -> dict[str, Any]:
+    """Kill ``kills`` times over matches of every rule set; the figures."""
+    rng = random.Random(seed)
+    start_up = start_up_time()
+    results: list[MatchSoak] = []
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="kill-soak-") as scratch:
+        base = Path(scratch)
+        run_time = {rules: calibrate(rules, seed, speed, base / f"calibrate-{rules}") for rules in RULES}
+        n = 0
+        while sum(r.kills for r in results) < kills:
+            rules = RULES[n % len(RULES)]
+            length = 3 if n % 3 == 2 else 1
+            wanted = min(per_match * length, kills - sum(r.kills for r in results))
+            match_seed = seed * 1000 + n
+            result = play_match(base / f"match-{n}", rules, match_seed, length, wanted, rng, speed=speed,
+                                start_up=start_up, run_time=run_time[rules] * length)
+            results.append(result)
+            say(f"{rules:14} seed {match_seed:5} to {length}: {result.kills} kills, {result.runs} runs, "
+                f"{result.turns} turns, {'finished' if result.finished else 'NOT FINISHED'}"
+                + (f"; {result.problems[:3]}" if result.problems else ""))
+            n += 1
+    return {
+        "matches": len(results),
+        "matches_finished": sum(r.finished for r in results),
+        "kills": sum(r.kills for r in results),
+        "runs": sum(r.runs for r in results),
+        "turns_recorded": sum(r.turns for r in results),
+        "lost_or_doubled_turns": sum(r.lost_or_doubled for r in results),
+        "warnings": sum(r.warnings for r in results),
+        "matches_with_problems": sum(bool(r.problems) for r in results),
+        "seconds": round(time.perf_counter() - started, 1),
+        "start_up_seconds": round(start_up, 2),
+        "details": [asdict(r) for r in results if r.problems],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kills", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--speed", type=float, default=400.0, help="virtual seconds per second of the runs")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    figures = soak(args.kills, args.seed, args.speed, say=(lambda line: None) if args.json else print)
+    if args.json:
+        print(json.dumps(figures, indent=2))
+        return
+    print(f"matches finished {figures['matches_finished']} of {figures['matches']}; kills {figures['kills']} "
+          f"(runs {figures['runs']}); turns recorded {figures['turns_recorded']}; lost or doubled turns "
+          f"{figures['lost_or_doubled_turns']}; warnings {figures['warnings']}; matches with problems "
+          f"{figures['matches_with_problems']}; {figures['seconds']} s (start-up {figures['start_up_seconds']} s)")
+    sys.exit(1 if figures["matches_with_problems"] or figures["matches_finished"] < figures["matches"] else 0)
+
+
+if __name__ == "__main__":
+    main()
