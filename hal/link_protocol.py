@@ -184,7 +184,8 @@ class LinkProtocol:
         self._throw_seen: int | None = None
         self.tray: tuple[int, int] | None = None
         """What the tray showed in the last DICE."""
-        self._error_posted: dict[tuple[int, str], float] = {}
+        self._faults = RateLimitedLog(self._post_fault)
+        self._fault_time = 0.0
         # the calibration client's collections (bounded)
         self.errors: deque[tuple[int, str]] = deque(maxlen=MAX_ERRORS)
         self.raw_wanted = 0
@@ -433,14 +434,12 @@ class LinkProtocol:
         self.log.say(now, f"error {code}", f"board link: the board reports {name}: {text}")
         if code in (p.BAD_FRAME, p.UNKNOWN_MESSAGE):  # link noise: the resends deal with it
             return
-        key = (code, text)
-        last = self._error_posted.get(key)
-        if last is not None and now - last < 1.0:
-            return  # the same fault again within a second: logged (rate-limited), not posted again
-        if len(self._error_posted) > MAX_ERRORS:
-            self._error_posted.clear()
-        self._error_posted[key] = now
-        self._post(DeviceEvent(now, DEVICE, f"{name}: {text}" if text else name, ok=False))
+        # a device fault for the player, but a flood of them must not flood the board's messages
+        self._fault_time = now
+        self._faults.say(now, "faults", f"{name}: {text}" if text else name)
+
+    def _post_fault(self, message: str) -> None:
+        self._post(DeviceEvent(self._fault_time, DEVICE, message, ok=False))
 
     def _on_hello(self, payload: bytes, now: float) -> bytes:
         """A HELLO while connected: the board restarted, so it lost the lights and the snapshot owed."""

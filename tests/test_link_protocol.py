@@ -270,3 +270,26 @@ def test_the_last_snapshot_lost_is_asked_for_again():
     assert machine.protocol.stats.snapshot_requests > before, "the device's heartbeat showed the gap"
     last = [e for e in machine.events if isinstance(e, SnapshotEvent)][-1]
     assert last.snapshot.readings[3].white == 2
+
+
+def test_a_flood_of_device_errors_is_bounded_escaped_and_rate_limited():
+    events: list[Event] = []
+    logs: list[str] = []
+    protocol = LinkProtocol(events.append, logs.append, TIMINGS)
+    protocol.connection_made(0.0)
+    hello = p.hello_payload("fw\n\x1b[31mFORGED", p.CAP_ALL, b"\x00" * 8)
+    protocol.data_received(p.encode(p.HELLO, 0, hello), 0.0)
+    assert protocol.connected
+    flood = b"".join(
+        p.encode(p.ERROR, n & 0xFF, p.error_payload(p.SENSOR_FAULT, "zone %d\nboard link: FORGED \x1b[2J" % n))
+        for n in range(20_000)
+    )
+    for second in range(10):
+        protocol.data_received(flood, float(second))
+    assert len(protocol.errors) <= MAX_ERRORS
+    assert len(logs) <= 5 + 10 + 2, "5 at once, then one a second"
+    assert all("\n" not in line and "\x1b" not in line for line in logs)
+    assert any("more like it held back" in line for line in logs)
+    faults = [e for e in events if isinstance(e, DeviceEvent)]
+    assert 0 < len(faults) <= 5 + 10 + 2, "device faults reach the player rate-limited too"
+    assert faults and all("\n" not in e.message and "\x1b" not in e.message for e in faults)
