@@ -335,6 +335,9 @@ class Controller:
             if resumed is not None:
                 return resumed
         if self.phase is Phase.SETUP:
+            resumed = self._resume_opening(time, a, b) if self._window is not None and self._window.lenient else None
+            if resumed is not None:
+                return resumed
             return self._output(message="Set up the board before rolling", sounds=(Sound.WARNING,))
         if self.phase is Phase.OPENING:
             if self._verdict is not None and not self._verdict.is_legal:
@@ -553,6 +556,22 @@ class Controller:
         if turn.map.position_of(verdict.key).winner() is None:
             return out
         return self._combine(out.journal, self._end_turn(time, turn.map.play_to(verdict.key)))
+
+    def _resume_opening(self, time: float, a: int, b: int) -> Output | None:
+        """After a restart before the opening: the tray's opening throw (one die each, in
+        either order) whose first roll explains the board as the first player left it."""
+        rules, reading = self.settings.rules, self._reading
+        if reading is None:
+            return None
+        for first, second in ((a, b), (b, a)):
+            opening = rules.resolve_opening(first, second)
+            if opening is None or opening.roll is None:
+                continue
+            start = self.game.position.with_turn(opening.first)
+            if resuming.explains(resuming.judge_turn(rules, start, opening.roll, reading)):
+                self.phase = Phase.OPENING
+                return self._on_opening(time, first, second)
+        return None
 
     def _resume_wrong(self, time: float) -> Output | None:
         """A board the turn does not explain, after a restart: a legal continuation, a wait

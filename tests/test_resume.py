@@ -331,3 +331,26 @@ def test_any_board_a_legal_continuation_explains_is_accepted_others_guided_back(
             resumed_driver.roll(roll.first, roll.second)
         assert controller.phase is Phase.RESTORE or controller.last_verdict.kind.value != "wrong"
     assert_calm(resumed_driver)
+
+
+def test_an_opening_throw_and_first_moves_made_during_the_restart_are_accepted() -> None:
+    """Restarted before the opening was journalled: the board shows White's first moves of
+    the opening 5-2; once the tray reports the throw (in either order), the opening is
+    journalled and White's turn goes on from there; nothing is warned."""
+    rules = get_rule_set("trictrac")
+    controller = Controller(Settings(rules))
+    controller.resume([controller.begin(0.0).journal[0]])
+    assert controller.phase is Phase.SETUP
+    driver = Driver(controller, time=10.0)
+    start = rules.start_position()
+    play = next(p for p in rules.legal_plays(start, Roll(5, 2)) if len(p) == 2)
+    driver.show(after("trictrac", start, play, 1))
+    assert controller.phase is Phase.SETUP and journalled(driver.outputs) == []
+    driver.roll(2, 5)  # the device reports the dice as they lie
+    assert [e["type"] for e in journalled(driver.outputs)] == ["opening"]
+    assert controller.phase is Phase.MOVING and controller.turn_in_progress == (Colour.WHITE, Roll(5, 2))
+    assert controller.last_verdict is not None and controller.last_verdict.is_legal
+    driver.show(after("trictrac", start, play))
+    driver.press(Button.DONE)
+    assert [e["type"] for e in journalled(driver.outputs)] == ["opening", "turn"]
+    assert_calm(driver)
