@@ -14,13 +14,12 @@ import statistics
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Generator
+from typing import TYPE_CHECKING, Callable
 
 from controller.journal import Journal
 from controller.machine import Controller, Output, Phase, Settings
-from controller.resume import replayed_game
 from controller.rules.game import Game, TurnRecord
-from controller.rules.values import Colour, Play, Position, Roll
+from controller.rules.values import Colour, Play
 from controller.records.from_match import match_record
 from controller.records.matfile import write_mat
 from controller.runner import BoardRunner
@@ -28,6 +27,7 @@ from hal.interfaces import Button, DiceEvent, SnapshotEvent, TickEvent
 
 from .hardware import SimulatedHardware
 from .players import Behaviour, Hand, RandomPlayer, Steps, Strategy
+from .restart import put, restart_scene, resume_truth
 from .scheduler import ScheduledCall
 from .sensors import NoiseModel
 
@@ -148,9 +148,10 @@ class Table:
         self.sim = SimulatedHardware(seed, noise, start=point.time if point is not None else 0.0)
         self.restart_moves = restart_moves
         """After a restart, the players may have gone on while the controller was down."""
-        self._replayed: list[int] = []
+        self.replayed: list[int] = []
         """Plays per game the journal already held when this table resumed a match."""
-        self._partial: tuple[Play, int] | None = None
+        self.partial: tuple[Play, int] | None = None
+        """A play begun before a restart, and how many of its moves stand."""
         self.logs: list[str] = []
         self._log = log
         self.serial: SerialBoard | None = None
@@ -218,7 +219,7 @@ class Table:
         if self.serial is not None:
             self.serial.close()
 
-    def _throw(self, a: int, b: int) -> None:
+    def throw(self, a: int, b: int) -> None:
         """The dice thrown: straight onto the queue, or into the virtual device's tray."""
         if self.serial is not None:
             self.serial.throw(a, b)
@@ -296,9 +297,9 @@ class Table:
         """Play games until the controller's match is over (or one game when it has no length).
         A controller resumed from a journal goes on with its match where the journal left it."""
         games = max(self.settings.match_length, 1)
-        resumed = self._resume_truth() if self.controller.resume_point is not None and not self.truth else None
+        resumed = resume_truth(self) if self.controller.resume_point is not None and not self.truth else None
         if resumed is not None and self.controller.phase is Phase.GAME_OVER:
-            self._put(resumed.position)
+            put(self, resumed.position)
             self.run_script(self._next_game(), 60.0)
             resumed = None
         for _ in range(games * 4):
@@ -331,12 +332,12 @@ class Table:
             yield from self._setup()
         else:
             truth = resumed
-            roll = yield from self._restart(truth)
+            roll = yield from restart_scene(self, truth)
         while truth.opening is None:
             a = self.players[Colour.WHITE].opening(rng)
             b = self.players[Colour.BLACK].opening(rng)
             yield rng.uniform(0.3, 1.0)
-            self._throw(a, b)
+            self.throw(a, b)
             if truth.throw_opening(a, b) is not None:
                 roll = truth.pending_roll
         while not truth.is_over:
@@ -345,7 +346,7 @@ class Table:
             if roll is None:
                 roll = player.roll(rng)
                 yield rng.uniform(*self.behaviour.think)
-                self._throw(roll.first, roll.second)
+                self.throw(roll.first, roll.second)
                 yield 0.3
             position = truth.position
             plays = self.rules.legal_plays(position, roll)
@@ -353,8 +354,8 @@ class Table:
                 truth.play(roll, Play())
                 roll = None
                 continue
-            play, done = self._partial or (player.choose(self.rules, position, roll, plays, rng), 0)
-            self._partial = None
+            play, done = self.partial or (player.choose(self.rules, position, roll, plays, rng), 0)
+            self.partial = None
             yield from self.hand.perform(position, roll, play, done)
             truth.play(roll, play)
             self.report.plays_made += 1
@@ -364,53 +365,6 @@ class Table:
         if truth.is_over:
             self.report.finished += 1
         yield 1.0
-
-    # -- a restart --------------------------------------------------------------------------------
-    def _resume_truth(self) -> Game:
-        """The truth of a resumed match: its games as the journal holds them; the game in play."""
-        self.truth = [replayed_game(self.rules, game) for game in self.controller.match.games]
-        self._replayed = [len([t for t in game.turns() if t.play]) for game in self.truth]
-        return self.truth[-1]
-
-    def _put(self, position: Position) -> None:
-        """Put ``position`` on the physical board at once (the hand empty)."""
-        snapshot = self.controller.reader.snapshot_of(position)
-        self.sim.board.set_zones({z: (r.white, r.black) for z, r in snapshot.as_dict().items() if r})
-
-    def _restart(self, truth: Game) -> Generator[float, None, Roll | None]:
-        """The board and tray as the players left them while the controller was down (maybe
-        a play begun or made, maybe the next roll thrown), the tray reported as a real
-        device reports it after a restart; returns the roll in play."""
-        point = self.controller.resume_point
-        assert point is not None
-        pending = point.pending if truth.opening is not None else None
-        roll, tray = pending, pending or point.last_dice
-        rng = self.sim.rng("restart")
-        activity = rng.choice(("none", "part", "whole", "next")) if self.restart_moves and truth.opening else "none"
-        board = truth.position
-        if activity != "none":
-            if roll is None:  # the player to move threw since the last journalled turn
-                roll = tray = self.players[truth.turn].roll(rng)
-            plays = self.rules.legal_plays(truth.position, roll)
-            if plays:
-                play = self.players[truth.turn].choose(self.rules, truth.position, roll, plays, rng)
-                done = len(play) if activity != "part" or len(play) < 2 else rng.randrange(1, len(play))
-                for move in play.moves[:done]:
-                    board = self.rules.apply(board, Play((move,))).with_turn(board.turn)
-                if done < len(play):
-                    self._partial = (play, done)
-                else:
-                    truth.play(roll, play)
-                    self.report.plays_made += 1
-                    board, roll = truth.position, None
-                    if activity == "next" and not truth.is_over:
-                        roll = tray = self.players[truth.turn].roll(rng)
-        self._put(board if truth.opening is not None else self.rules.start_position())
-        yield 0.3
-        if tray is not None:
-            self._throw(tray.first, tray.second)
-            yield 0.3
-        return roll
 
     # -- the ledger -------------------------------------------------------------------------------
     def _compare(self) -> None:
@@ -423,7 +377,7 @@ class Table:
             recorded = games[number].turns() if number < len(games) else []
             made = [t for t in truth.turns() if t.play]
             kept = [t for t in recorded if t.play]
-            replayed = self._replayed[number] if number < len(self._replayed) else 0
+            replayed = self.replayed[number] if number < len(self.replayed) else 0
             for i, turn in enumerate(made):
                 other = kept[i] if i < len(kept) else None
                 if other is not None and _same(turn, other):
