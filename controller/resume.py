@@ -173,14 +173,13 @@ def judge_turn(rules: RuleSet, position: Position, roll: Roll, reading: BoardRea
 
 
 def after_play(rules: RuleSet, position: Position, pending: Roll, dice: Roll, reading: BoardReading) -> Play | None:
-    """A complete play of ``pending`` after which the reading is a state of the next
-    player's turn with ``dice``; of several, the one that leaves the most dice to play."""
+    """A complete play of ``pending`` (the empty play when it passes) after which the reading
+    is a state of the next player's turn with ``dice``; of several, the one that leaves the
+    most dice to play."""
     first = TurnMap(rules, position, pending)
     best: tuple[int, Play] | None = None
-    for key in first.states():
-        if not first.is_complete(key):
-            continue
-        play = first.play_to(key)
+    finals = [first.play_to(key) for key in first.states() if first.is_complete(key)] if not first.passes else [Play()]
+    for play in finals:
         after = rules.apply(position, play)
         if rules.result(after) is not None:
             continue  # the game ended there: a later roll belongs to no one

@@ -94,8 +94,11 @@ class ResumeSteps:
                 play = resuming.after_play(rules, position, window.pending, window.dice, reading)
                 if play is not None:
                     self._restore = None
-                    self._start_turn(time, window.pending, journal_roll=False)
-                    return self._resume_won(time, self._end_turn(time, play, next_roll=window.dice))
+                    dice = window.dice
+                    first = self._start_turn(time, window.pending, journal_roll=False)
+                    if self._turn is None:  # the pending roll passes: its turn is journalled already
+                        return self._resume_won(time, self._combine(first.journal, self._start_turn(time, dice)))
+                    return self._resume_won(time, self._end_turn(time, play, next_roll=dice))
         elif window.dice is not None and resuming.explains(resuming.judge_turn(rules, position, window.dice, reading)):
             self._restore = None
             return self._resume_won(time, self._start_turn(time, window.dice))

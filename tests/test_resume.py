@@ -354,3 +354,31 @@ def test_an_opening_throw_and_first_moves_made_during_the_restart_are_accepted()
     driver.press(Button.DONE)
     assert [e["type"] for e in journalled(driver.outputs)] == ["opening", "turn"]
     assert_calm(driver)
+
+
+def test_a_pass_cut_from_its_roll_and_the_next_turn_begun_are_accepted(recorded: Recorded) -> None:
+    """A power cut between a roll and its pass (one write, so only a cut line does that):
+    the next player's roll and first move on the board are taken as the pass journalled,
+    then the new roll; the board as journalled just journals the pass."""
+    cuts = [c for c in range(2, len(recorded.entries)) if recorded.entries[c - 1]["type"] == "roll"
+            and recorded.entries[c]["type"] == "turn" and not recorded.entries[c]["moves"]]
+    if not cuts:
+        pytest.skip("no pass in this game")
+    for cut in cuts:
+        index = made_so_far(recorded, cut)
+        if index + 1 >= len(recorded.made) or not recorded.made[index + 1][1]:
+            continue
+        driver, point = resumed(recorded, cut)
+        controller = driver.controller
+        assert controller.phase is Phase.RESTORE and point.pending is not None
+        roll2, play2 = recorded.made[index + 1]
+        middle = controller.game.position.with_turn(controller.game.turn.opponent)
+        driver.show(after(recorded.rules, middle, play2, 1))
+        driver.roll(roll2.first, roll2.second)
+        kinds = [(e["type"], e.get("moves")) for e in journalled(driver.outputs)]
+        assert kinds[:2] == [("turn", []), ("roll", None)], kinds
+        assert controller.phase is Phase.MOVING and controller.turn_in_progress == (middle.turn, roll2)
+        assert_calm(driver)
+        again, _ = resumed(recorded, cut)
+        again.show(again.controller.game.position)
+        assert [e["type"] for e in journalled(again.outputs)] == ["turn"]
