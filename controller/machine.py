@@ -374,6 +374,7 @@ class Controller(ResumeSteps):
         if turn_map.passes:
             record = self.game.play(roll, Play())
             journal.append(self._turn_entry(time, record))
+            self._window = self._window.after_turn() if self._window else None
             self.phase = Phase.AWAIT_ROLL
             self._turn = None
             self._verdict = None
