@@ -97,7 +97,7 @@ class Fault:
 
     def describe(self) -> str:
         """The fault with its moment, for a reproduction line."""
-        return f"{self.name} at {self.at:.1f} s"
+        return f"{self.name} at {self.at:g} s"
 
 
 def catalogue() -> list[Fault]:
@@ -254,7 +254,7 @@ class Cable:
 class _Throw:
     dice: tuple[int, int]
     generation: int
-    """The firmware running when the dice landed (-1: none, it was stalled or booting)."""
+    """The firmware boot the dice landed under (a reboot since: compare with its first throw)."""
     number: int
     taken: int
     resolved: bool = False
@@ -378,8 +378,7 @@ class FaultPlan:
     def _throw_now(self, a: int, b: int) -> None:
         serial, table = self._serial, self._table
         assert serial is not None and table is not None and self._throw_dice is not None
-        generation = -1 if serial.frozen() else serial.generation
-        throw = self._throw = _Throw((a, b), generation, serial.device.device.throw, serial.link.stats.throws)
+        throw = self._throw = _Throw((a, b), serial.generation, serial.device.device.throw, serial.link.stats.throws)
         self._throw_dice(a, b)
         table.sim.scheduler.after(SETTLED + NOTICE, lambda: self._check_throw(throw))
 
@@ -539,7 +538,7 @@ RECOVERY = 2.0
 
 def spread(faults: list[Fault], rng: random.Random, first: float = 20.0, gap: float = 45.0) -> list[Fault]:
     """Fresh copies of ``faults`` armed one after another, about ``gap`` virtual seconds apart."""
-    return [copy_fault(fault, first + i * gap + rng.uniform(0.0, gap / 2)) for i, fault in enumerate(faults)]
+    return [copy_fault(fault, round(first + i * gap + rng.uniform(0.0, gap / 2), 2)) for i, fault in enumerate(faults)]
 
 
 __all__ = [
