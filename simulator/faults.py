@@ -40,7 +40,9 @@ from .virtual_device import SCAN_PERIOD, TUMBLE
 RULES = ("trictrac", "backgammon", "rally", "rally-hitting")
 UP, DOWN = "up", "down"
 """Directions: ``up`` board -> Pi, ``down`` Pi -> board."""
-FRAME_KINDS = ("drop", "duplicate", "swap", "corrupt-crc", "corrupt-cobs")
+FRAME_KINDS = ("drop", "duplicate", "swap", "corrupt-crc", "corrupt-cobs", "drop-reboot")
+"""``drop-reboot``: every frame of the target dropped from the first hit until the device reboots
+0.3 s later (so a throw it saw is still unacknowledged when it restarts)."""
 UP_TARGETS = ("DICE", "LAST_SNAPSHOT", "SNAPSHOT", "HEARTBEAT", "ACK", "HELLO")
 DOWN_TARGETS = ("DICE_ACK", "LEDS", "HEARTBEAT", "SNAPSHOT_REQUEST", "HELLO_REQUEST")
 TRIGGERS = {"HELLO": "reboot", "SNAPSHOT_REQUEST": "reboot", "HELLO_REQUEST": "unplug"}
@@ -80,6 +82,8 @@ class Fault:
     @property
     def name(self) -> str:
         """The fault's class, as the figures name it."""
+        if self.kind == "drop-reboot":
+            return f"drop {self.direction} {self.target} until a reboot"
         if self.kind in FRAME_KINDS:
             times = f" x{self.count}" if self.count > 1 else ""
             return f"{self.kind} {self.direction} {self.target}{times}"
@@ -106,6 +110,7 @@ def catalogue() -> list[Fault]:
     faults = [Fault(kind, direction=UP, target=target) for kind in FRAME_KINDS for target in UP_TARGETS]
     faults += [Fault(kind, direction=DOWN, target=target) for kind in FRAME_KINDS for target in DOWN_TARGETS]
     faults += [Fault("drop", direction=UP, target="DICE", count=3), Fault("drop", direction=DOWN, target="DICE_ACK", count=3)]
+    faults += [Fault("drop-reboot", direction=UP, target="DICE", count=2)]
     faults += [Fault("garbage", direction=d, size=size, zeros=zeros)
                for d in (UP, DOWN) for size in (50, 20_000) for zeros in (True, False)]
     faults += [Fault(kind, seconds=s) for kind in ("stall", "cut") for s in (1.0, 8.0, 30.0)]
@@ -162,10 +167,12 @@ class Cable:
     """The fault-injecting cable (a ``serial_table.ByteFilter``) for one table's frame faults;
     ``completes_play(payload)`` says whether a SNAPSHOT is the last of a turn."""
 
-    def __init__(self, faults: list[Fault], rng: random.Random, completes_play: Callable[[bytes], bool]) -> None:
+    def __init__(self, faults: list[Fault], rng: random.Random, completes_play: Callable[[bytes], bool],
+                 reboot: Callable[[Fault], None] | None = None) -> None:
         self.faults = [f for f in faults if f.kind in FRAME_KINDS]
         self.rng = rng
         self._completes_play = completes_play
+        self._reboot = reboot
         self._up = _Direction(UP)
         self._down = _Direction(DOWN)
         self.frames = {UP: {}, DOWN: {}}  # type: dict[str, dict[str, int]]
@@ -232,6 +239,11 @@ class Cable:
         kind = fault.kind
         if kind == "drop":
             return b""
+        if kind == "drop-reboot":
+            fault.fired = fault.fired[:1]  # dropping on until the reboot ends it
+            if len(fault.fired) == 1 and self._reboot is not None:
+                self._reboot(fault)
+            return b""
         if kind == "duplicate":
             return frame + frame
         if kind == "swap":
@@ -285,7 +297,7 @@ class FaultPlan:
         if serial is None:
             raise ValueError("fault injection needs a table with link='serial'")
         self._table, self._serial = table, serial
-        self.cable = Cable(self.faults, self.rng, self._completes_play)
+        self.cable = Cable(self.faults, self.rng, self._completes_play, self._reboot_after)
         serial.filter = self.cable
         scheduler = table.sim.scheduler
         for fault in self.faults:
@@ -303,6 +315,20 @@ class FaultPlan:
         table.hand.perform = looking  # type: ignore[method-assign]
 
     # -- board faults ---------------------------------------------------------------------------
+    def _reboot_after(self, fault: Fault) -> None:
+        """A drop-reboot fault hit: the device reboots 0.3 s later, and the dropping ends."""
+        table = self._table
+        assert table is not None
+        if getattr(fault, "_scheduled", False):
+            return
+        fault._scheduled = True  # type: ignore[attr-defined]
+
+        def reboot() -> None:
+            fault.fired.append(table.sim.clock.now())  # done: no more frames dropped
+            self._board_fault(Fault("reboot"), None)
+
+        table.sim.scheduler.after(0.3, reboot)
+
     def _board_fault(self, fault: Fault, trigger: str | None) -> None:
         serial, table = self._serial, self._table
         assert serial is not None and table is not None

@@ -139,6 +139,8 @@ class SerialBoard:
     def replug(self) -> None:
         """Plug it back now: wait until the link has reconnected and asked for the board."""
         self.device.replug()
+        if self.frozen() or self.line_cut():
+            return  # the board cannot answer yet: the link is waited for once it can
         self._connect()
         self._wake(ZONE_SCANS)
 

@@ -63,10 +63,11 @@ def test_a_throw_the_device_saw_is_never_covered_by_a_second_throw():
 def test_a_reboot_that_forgets_a_throw_makes_the_player_throw_again():
     """A device that reboots while its throw is unacknowledged (every DICE dropped before)
     forgets it: the board says "roll" and the player throws again; nothing is lost."""
-    faults = [Fault("drop", 30.0, "up", "DICE", count=40), copy_fault(Fault("reboot"), 30.5)]
+    faults = [Fault("drop-reboot", 30.0, "up", "DICE", count=2), Fault("drop-reboot", 90.0, "up", "DICE", count=2)]
     outcome = run_lockstep("trictrac", 3, faults)
+    assert all(f.done for f in outcome.faults)
     assert outcome.survived, outcome.problems
-    assert outcome.rethrows >= 1
+    assert outcome.rethrows == 2
 
 
 def test_real_time_survives_a_few_faults():
