@@ -49,6 +49,7 @@ class MatchSoak:
     seed: int
     length: int
     kills: int = 0
+    kills_in_start_up: int = 0
     runs: int = 0
     turns: int = 0
     games: int = 0
@@ -122,6 +123,7 @@ def play_match(folder: Path, rules: str, seed: int, length: int, kills: int, rng
                     process.send_signal(signal.SIGKILL)
                     code = process.wait()
                     soak.kills += 1
+                    soak.kills_in_start_up += delay < start_up
             else:
                 try:
                     code = process.wait(timeout)
@@ -236,6 +238,7 @@ def soak(kills: int, seed: int, speed: float, per_match: int = 5, say: Any = pri
         "matches": len(results),
         "matches_finished": sum(r.finished for r in results),
         "kills": sum(r.kills for r in results),
+        "kills_in_start_up": sum(r.kills_in_start_up for r in results),
         "runs": sum(r.runs for r in results),
         "turns_recorded": sum(r.turns for r in results),
         "lost_or_doubled_turns": sum(r.lost_or_doubled for r in results),
@@ -259,7 +262,7 @@ def main() -> None:
         print(json.dumps(figures, indent=2))
         return
     print(f"matches finished {figures['matches_finished']} of {figures['matches']}; kills {figures['kills']} "
-          f"(runs {figures['runs']}); turns recorded {figures['turns_recorded']}; lost or doubled turns "
+          f"({figures['kills_in_start_up']} during start-up; runs {figures['runs']}); turns recorded {figures['turns_recorded']}; lost or doubled turns "
           f"{figures['lost_or_doubled_turns']}; warnings {figures['warnings']}; matches with problems "
           f"{figures['matches_with_problems']}; {figures['seconds']} s (start-up {figures['start_up_seconds']} s)")
     sys.exit(1 if figures["matches_with_problems"] or figures["matches_finished"] < figures["matches"] else 0)
