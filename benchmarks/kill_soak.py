@@ -12,6 +12,12 @@ and compares its turns with the journal's.  Every run must end with exit 0 or by
 kill, print no warning (no player moves illegally here) and no traceback.
 
     python benchmarks/kill_soak.py [--kills 100] [--seed 1] [--speed 400] [--json]
+    python benchmarks/kill_soak.py --board virtual [--kills 20] [--speed 8]
+
+With ``--board virtual`` the controller runs ``trictrac run --port`` on a real-time virtual
+board (the firmware over simulated sensors on a pseudo-terminal, protocol v2, played by
+simulated players who go on while the controller is down); the journal's turns must then
+be exactly the plays the players made.
 """
 
 from __future__ import annotations
@@ -204,6 +210,56 @@ def audit(soak: MatchSoak, journal: Path, records: Path) -> None:
         soak.problems.append(f"the record holds {len(recorded)} turns, the journal {len(journalled)}, or they differ")
 
 
+def play_on_virtual_board(folder: Path, rules: str, seed: int, kills: int, rng: random.Random, *,
+                          speed: float = 8.0, mean_gap: float = 4.0, timeout: float = 600.0) -> MatchSoak:
+    """One game on a served real-time virtual board, its controller killed ``kills`` times
+    (after ``mean_gap`` s on average, restarted at once), then audited against the plays made."""
+    from controller.notation.position_json import position_to_json
+    from simulator.virtual_device import serve
+
+    soak = MatchSoak(rules, seed, 1)
+    started = time.perf_counter()
+    folder.mkdir(parents=True, exist_ok=True)
+    journal, records = folder / "journal.jsonl", folder / "records"
+    path, board = serve(rules, seed, players="greedy", speed=speed, log=lambda line: None)
+    try:
+        command = [sys.executable, "-c", RUN, "run", "--port", path, "--rules", rules, "--journal", str(journal),
+                   "--records", str(records), "--exit-after-match", "--no-gpio"]
+        while not _match_over(journal, rules, 1):
+            if soak.runs > kills + 5 or time.perf_counter() - started > timeout:
+                soak.problems.append(f"the match is not over after {soak.runs} runs")
+                break
+            soak.runs += 1
+            log = folder / f"run-{soak.runs}.txt"
+            with open(log, "wb") as out:
+                process = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+                try:
+                    code = process.wait(rng.uniform(0.2, 2 * mean_gap) if soak.kills < kills else timeout)
+                except subprocess.TimeoutExpired:
+                    process.send_signal(signal.SIGKILL)
+                    code = process.wait()
+                    soak.kills += 1
+            text = log.read_text(encoding="utf-8", errors="replace")
+            soak.warnings += text.count("WARNING")
+            if code not in (0, -signal.SIGKILL) or "Traceback" in text:
+                soak.problems.append(f"run {soak.runs} exited with {code}: {text.strip().splitlines()[-3:]}")
+    finally:
+        board.stop()
+    audit(soak, journal, records)
+    made = board.table.truth[0].turns() if board.table.truth else []
+    journalled = [e for e in _entries(journal) if e["type"] == "turn"]
+    rule_set = get_rule_set(rules)
+    same = sum(
+        1 for entry, record in zip(journalled, made)
+        if entry["colour"] == record.colour.value and entry["after"] == position_to_json(rule_set, record.after)
+    )
+    if len(made) != len(journalled) or same != len(made):
+        soak.lost_or_doubled += abs(len(made) - len(journalled)) + (min(len(made), len(journalled)) - same)
+        soak.problems.append(f"the players made {len(made)} plays, the journal holds {len(journalled)}, {same} alike")
+    soak.seconds = round(time.perf_counter() - started, 2)
+    return soak
+
+
 def calibrate(rules: str, seed: int, speed: float, folder: Path) -> float:
     """Wall seconds one uninterrupted 1-point match takes."""
     started = time.perf_counter()
@@ -212,7 +268,7 @@ def calibrate(rules: str, seed: int, speed: float, folder: Path) -> float:
     return time.perf_counter() - started
 
 
-def soak(kills: int, seed: int, speed: float, per_match: int = 5, say: Any = print) -> dict[str, Any]:
+def soak(kills: int, seed: int, speed: float, per_match: int = 5, say: Any = print, board: str = "simulated") -> dict[str, Any]:
     """Kill ``kills`` times over matches of every rule set; the figures."""
     rng = random.Random(seed)
     start_up = start_up_time()
@@ -220,15 +276,19 @@ def soak(kills: int, seed: int, speed: float, per_match: int = 5, say: Any = pri
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="kill-soak-") as scratch:
         base = Path(scratch)
-        run_time = {rules: calibrate(rules, seed, speed, base / f"calibrate-{rules}") for rules in RULES}
+        if board == "simulated":
+            run_time = {rules: calibrate(rules, seed, speed, base / f"calibrate-{rules}") for rules in RULES}
         n = 0
         while sum(r.kills for r in results) < kills:
             rules = RULES[n % len(RULES)]
-            length = 3 if n % 3 == 2 else 1
+            length = 3 if n % 3 == 2 and board == "simulated" else 1
             wanted = min(per_match * length, kills - sum(r.kills for r in results))
             match_seed = seed * 1000 + n
-            result = play_match(base / f"match-{n}", rules, match_seed, length, wanted, rng, speed=speed,
-                                start_up=start_up, run_time=run_time[rules] * length)
+            if board == "simulated":
+                result = play_match(base / f"match-{n}", rules, match_seed, length, wanted, rng, speed=speed,
+                                    start_up=start_up, run_time=run_time[rules] * length)
+            else:
+                result = play_on_virtual_board(base / f"match-{n}", rules, match_seed, wanted, rng, speed=speed)
             results.append(result)
             say(f"{rules:14} seed {match_seed:5} to {length}: {result.kills} kills, {result.runs} runs, "
                 f"{result.turns} turns, {'finished' if result.finished else 'NOT FINISHED'}"
@@ -255,9 +315,11 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--speed", type=float, default=400.0, help="virtual seconds per second of the runs")
+    parser.add_argument("--board", choices=("simulated", "virtual"), default="simulated",
+                        help="the simulated board in the controller's process, or a real-time virtual board on a pty")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    figures = soak(args.kills, args.seed, args.speed, say=(lambda line: None) if args.json else print)
+    figures = soak(args.kills, args.seed, args.speed, say=(lambda line: None) if args.json else print, board=args.board)
     if args.json:
         print(json.dumps(figures, indent=2))
         return
