@@ -382,3 +382,64 @@ def test_a_pass_cut_from_its_roll_and_the_next_turn_begun_are_accepted(recorded:
         again, _ = resumed(recorded, cut)
         again.show(again.controller.game.position)
         assert [e["type"] for e in journalled(again.outputs)] == ["turn"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=hs.data())
+def test_a_board_moved_before_any_roll_is_known_waits_for_the_dice(data: hs.DataObject) -> None:
+    """Property: after a restart with no roll journalled, a settled board is neither
+    accepted nor warned about until the tray reports a roll; then it is accepted (the roll
+    journalled, the turn under way) exactly when it is a state of that roll's turn, and
+    guided back otherwise."""
+    rng = random.Random(data.draw(hs.integers(0, 10**6)))
+    rules = TRICTRAC
+    driver = Driver.new(rules)
+    random_game(driver, rng, max_turns=data.draw(hs.integers(1, 40)))
+    live = driver.controller
+    if live.game.is_over:
+        return
+    if live.turn_in_progress is not None:  # finish the turn as the record has it: a legal play, then Done
+        _, roll = live.turn_in_progress
+        driver.play_moves(live.game.position, rng.choice(rules.legal_plays(live.game.position, roll)))
+        driver.press(Button.DONE)
+    if live.game.is_over or live.turn_in_progress is not None:
+        return
+    entries = [entry for out in driver.outputs for entry in out.journal]
+    controller = Controller(Settings(rules))
+    controller.resume(entries)
+    assert controller.phase is Phase.AWAIT_ROLL
+    position = controller.game.position
+    dice = Roll(data.draw(hs.integers(1, 6)), data.draw(hs.integers(1, 6)))
+    turn_map = TurnMap(rules, position, dice)
+    if turn_map.passes:
+        return
+    if data.draw(hs.booleans()):
+        board = turn_map.position_of(data.draw(hs.sampled_from(sorted(turn_map.states()))))
+    else:
+        mover = position.turn
+        mine, theirs = list(position.side(mover)), position.side(mover.opponent)
+        frm = data.draw(hs.sampled_from([p for p in range(1, 26) if mine[p]]))
+        to = data.draw(hs.integers(0, 24))
+        if to and theirs[rules.opponent_point(to)]:
+            return
+        mine[frm] -= 1
+        mine[to] += 1
+        white, black = (tuple(mine), theirs) if mover is Colour.WHITE else (theirs, tuple(mine))
+        try:
+            board = rules.validate(Position(white, black, mover))
+        except ValueError:
+            return
+    resumed_driver = Driver(controller, time=driver.time + 10)
+    resumed_driver.show(board)
+    moved = board.white != position.white or board.black != position.black
+    assert journalled(resumed_driver.outputs) == []
+    assert controller.phase in (Phase.AWAIT_ROLL, Phase.RESTORE)
+    resumed_driver.tick(5.0)
+    resumed_driver.roll(dice.first, dice.second)
+    key = turn_map.key_of(board.side(position.turn), board.side(position.turn.opponent))
+    kinds = [e["type"] for e in journalled(resumed_driver.outputs)]
+    if key in turn_map:
+        assert kinds[:1] == ["roll"] and controller.phase in (Phase.MOVING, Phase.GAME_OVER), (kinds, controller.message)
+    elif moved:
+        assert controller.phase is Phase.RESTORE, controller.message
+    assert_calm(resumed_driver)
