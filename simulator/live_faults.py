@@ -17,7 +17,7 @@ import random
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from controller.machine import Controller, Phase
@@ -29,7 +29,7 @@ from hal.interfaces import Hardware
 from hal.queue import ThreadSafeQueue
 from hal.serial_link import BoardLink, LinkTimings
 
-from .faults import DOWN, NOTICE, RECOVERY, SETTLED, UP, Cable, Fault, copy_fault, garbage, settings_for
+from .faults import LOOK, NOTICE, PATIENCE, RECOVERY, SETTLED, Cable, Fault, copy_fault, garbage, settings_for
 from .serial_table import BOOT_TIME
 from .virtual_device import LiveBoard, serve
 
@@ -86,6 +86,9 @@ class LiveFaults:
         self.outages: list[tuple[float, float]] = []
         """In the players' time (``table.now()``)."""
         self.rethrows = 0
+        self.waited = 0.0
+        """Real seconds the players waited for the board to take a throw."""
+        self._resolved: set[int] = set()
         self._throw: tuple[tuple[int, int], int, int, int] | None = None
         self.link: BoardLink | None = None
         self._timers: list[threading.Timer] = []
@@ -93,6 +96,18 @@ class LiveFaults:
         self._read, self._write, self._tick, self._set_dice = device.read, device.write, device.tick, device.throw
         device.read, device.write, device.tick = self._read_hook, self._write_hook, self._tick_hook  # type: ignore[method-assign]
         device.throw = self._thrown  # type: ignore[method-assign]
+        table, throw = board.table, board.table._throw
+
+        def looking(a: int, b: int, answer: float) -> Iterator[float]:
+            """The player throws, then looks at the board until it has taken the throw (a
+            light change alone, as after a reboot, is not enough), at most PATIENCE s."""
+            yield from throw(a, b, answer)
+            started = time.monotonic()
+            while self._pending() and time.monotonic() - started < PATIENCE:
+                yield LOOK * table.speed
+            self.waited += time.monotonic() - started
+
+        table._throw = looking  # type: ignore[method-assign]
 
     def now(self) -> float:
         return time.monotonic() - self.started
@@ -196,6 +211,10 @@ class LiveFaults:
         throw = self._throw
         self._later(self.now() + (SETTLED + NOTICE), lambda: self._check(throw))
 
+    def _pending(self) -> bool:
+        throw = self._throw
+        return throw is not None and not self._taken(throw)
+
     def _taken(self, throw: tuple[tuple[int, int], int, int, int]) -> bool:
         return self.link is not None and self.link.stats.throws > throw[3]
 
@@ -204,7 +223,7 @@ class LiveFaults:
         return self.now() < self.frozen_until or self.reboot_due or self.booting
 
     def _check(self, throw: tuple[tuple[int, int], int, int, int]) -> None:
-        if self._throw is not throw or self._taken(throw):
+        if self._throw is not throw or self._taken(throw) or id(throw) in self._resolved:
             return
         if self._down():
             self._later(max(self.frozen_until, self.now()) + BOOT_TIME + (SETTLED + NOTICE), lambda: self._check(throw))
@@ -218,13 +237,16 @@ class LiveFaults:
         throw = self._throw
         if throw is None or self._taken(throw):
             return
-        self._throw = None
+        self._resolved.add(id(throw))
         self._later(max(self.frozen_until, self.now()) + BOOT_TIME + (SETTLED + NOTICE), lambda: self._again(throw))
 
     def _again(self, throw: tuple[tuple[int, int], int, int, int]) -> None:
         if self._down():
             self._later(max(self.frozen_until, self.now()) + BOOT_TIME + 1.0, lambda: self._again(throw))
             return
+        if self._throw is not throw:
+            return  # thrown again meanwhile
+        self._resolved.add(id(throw))
         self.rethrows += 1
         self._set_dice(None)
         time.sleep(0.1)
@@ -308,14 +330,11 @@ def _judge(outcome: LiveOutcome, board: LiveBoard, controller: Controller, warni
         outcome.problems.append(f"{outcome.plays_recorded} of {len(made)} plays recorded identically "
                                 f"({len(recorded)} recorded; first difference at play {first + 1})")
     attempts = table.hand.attempts
-    blind = speed_recovery = RECOVERY * table.speed
+    blind = RECOVERY * table.speed  # the board back from an outage warns within this (players' time)
     for attempt in attempts:
-        if attempt.warned:
-            continue
-        if any(attempt.end >= begin and attempt.end <= until + blind for begin, until in outages):
+        if attempt.warned or any(begin <= attempt.end <= until + blind for begin, until in outages):
             continue
         outcome.problems.append(f"an illegal attempt at {attempt.start:.1f} s (players' time) was not warned")
-    del speed_recovery
     for at, reason in warnings:
         if not any(a.start <= at and (a.end == 0.0 or at <= a.end + 0.5 * table.speed) for a in attempts):
             outcome.problems.append(f"false warning at {at:.1f} s (players' time): {reason}")
@@ -365,4 +384,3 @@ def realtime_campaign(rounds: int, seed: int, log: Callable[[str], None], *, per
 
 
 __all__ = ["REALTIME_FAULTS", "LiveFaults", "LiveOutcome", "realtime_campaign", "run_realtime"]
-_ = (UP, DOWN)
