@@ -62,6 +62,7 @@ class MatchSoak:
     finished: bool = False
     lost_or_doubled: int = 0
     warnings: int = 0
+    records_rebuilt: int = 0
     problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -194,6 +195,13 @@ def audit(soak: MatchSoak, journal: Path, records: Path) -> None:
     if not soak.finished:
         soak.problems.append("the match is not finished")
     mats = sorted(records.glob("*.mat")) if records.exists() else []
+    if not mats:  # killed between the last journal entry and the record: the next start rebuilds it
+        from controller.journal import Journal
+        from controller.runner import records_of_journals
+
+        records_of_journals(Journal(journal), records, lambda line: None)
+        soak.records_rebuilt += 1
+        mats = sorted(records.glob("*.mat"))
     if len(mats) != 1:
         soak.problems.append(f"{len(mats)} records in {records}, not one")
         return
@@ -303,6 +311,7 @@ def soak(kills: int, seed: int, speed: float, per_match: int = 5, say: Any = pri
         "turns_recorded": sum(r.turns for r in results),
         "lost_or_doubled_turns": sum(r.lost_or_doubled for r in results),
         "warnings": sum(r.warnings for r in results),
+        "records_rebuilt": sum(r.records_rebuilt for r in results),
         "matches_with_problems": sum(bool(r.problems) for r in results),
         "seconds": round(time.perf_counter() - started, 1),
         "start_up_seconds": round(start_up, 2),
