@@ -19,6 +19,7 @@ from firmware.classify import Calibration, CalibrationError
 from firmware.scan import Layout
 
 from .interfaces import DiceEvent, EventQueue, Light, LightColour, LightFrame, SnapshotEvent
+from .board_client import BoardClient
 from .serial_link import BoardLink, LinkError
 from .zones import ZONES
 
@@ -55,14 +56,14 @@ def doctor(link: BoardLink, events: EventQueue, say: Say, live_seconds: float = 
     say(f"link: connected to {link.url}")
     say(f"firmware: {hello.firmware}, protocol {hello.protocol_version}, {hello.zone_count} zones, id {hello.device_id.hex()}")
     try:
-        levels = link.get_levels()
+        levels = BoardClient(link).get_levels()
         say(f"calibration: stored, {len(levels)} sensors")
     except LinkError as error:
         say(f"calibration: MISSING: {error}")
         healthy = False
     for colour in (LightColour.WARNING, LightColour.TARGET, LightColour.SOURCE, LightColour.OFF):
         try:
-            link.show_test(colour)
+            BoardClient(link).show_test(colour)
         except LinkError as error:
             say(f"LED test: FAILED on {colour.value}: {error}")
             healthy = False
@@ -143,7 +144,7 @@ def calibrate(link: BoardLink, perform: Callable[[Step], None], say: Say, layout
         perform(step)
         if step.kind == "start":
             break
-        readings = _medians(link.raw_scans(scans * 2 if step.kind == "empty" else scans, timeout=30.0))
+        readings = _medians(BoardClient(link).raw_scans(scans * 2 if step.kind == "empty" else scans, timeout=30.0))
         if step.kind == "empty":
             zero = readings
         elif step.kind == "stack":
@@ -167,8 +168,9 @@ def calibrate(link: BoardLink, perform: Callable[[Step], None], say: Say, layout
     reference = zero[layout.reference_sensor] if layout.reference_sensor is not None else None
     calibration = Calibration(zones, dice, reference, polarity)
     calibration.check(layout)
-    link.set_calibration(calibration, layout)
-    link.store_calibration()
+    client = BoardClient(link)
+    client.set_calibration(calibration, layout)
+    client.store_calibration()
     say(f"calibration stored on the board ({layout.zone_sensor_count} slot sensors, polarity {polarity:+d})")
     return calibration
 

@@ -13,9 +13,8 @@ posts ``link back``.
 
 The protocol's timers (heartbeats, silence, acknowledgements) run on the injected clock, so a
 simulation on virtual time stays deterministic; connection attempts and the handshake run on
-real time.  ``show`` and ``request_snapshot`` never block; the calibration client methods
-(``raw_scans``, ``get_calibration``, ``set_calibration``, ``store_calibration``,
-``show_test``) block until the board answers or their timeout passes.
+real time.  ``show`` and ``request_snapshot`` never block.  The commands that wait for the
+board's answer (raw readings, calibration, LED test) are ``hal.board_client.BoardClient``.
 """
 
 from __future__ import annotations
@@ -23,19 +22,16 @@ from __future__ import annotations
 import glob
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from enum import Enum
-from typing import Protocol, Self
+from typing import Protocol, Self, TypeVar
 
 import serial
 import serial.tools.list_ports
 
 from firmware import protocol as p
-from firmware.classify import Calibration
-from firmware.scan import Layout
-from firmware.wire_calibration import calibration_of, level_chunks, sensor_levels
 
-from .interfaces import Clock, DeviceEvent, DiceKind, Event, EventQueue, LightColour, LightFrame, LightMode
+from .interfaces import Clock, DeviceEvent, DiceKind, Event, EventQueue, LightFrame
 from .link_log import printable
 from .link_protocol import (
     DEVICE,
@@ -45,7 +41,6 @@ from .link_protocol import (
     LinkRefused,
     LinkStats,
     LinkTimings,
-    Pending,
     Phase,
     snapshot_of,
 )
@@ -73,6 +68,7 @@ BAUDRATE = 115200
 """Ignored by USB CDC; set for a real UART in between."""
 
 Log = Callable[[str], None]
+T = TypeVar("T")
 
 
 class LinkState(str, Enum):
@@ -246,75 +242,21 @@ class BoardLink:
         with self._lock:
             self._write(self.protocol.request_snapshot(self._clock.now()))
 
-    # -- the calibration and diagnosis client -------------------------------------------------
-    def set_raw_mode(self, on: bool, timeout: float = 2.0) -> None:
-        """Turn the board's raw readings stream on or off."""
-        self._command(p.RAW_MODE, p.raw_mode_payload(on), timeout)
-
-    def raw_scans(self, count: int, timeout: float = 10.0) -> list[list[int]]:
-        """``count`` whole raw scans (every sensor's reading, sensor order), raw mode on meanwhile."""
-        protocol = self.protocol
-        with self._lock:
-            protocol.raw_wanted, protocol.raw_scans = count, []
-        try:
-            self.set_raw_mode(True)
-            deadline = time.monotonic() + timeout
-            with self._changed:
-                while len(protocol.raw_scans) < count:
-                    left = deadline - time.monotonic()
-                    if left <= 0:
-                        raise LinkError(f"{self.url}: only {len(protocol.raw_scans)} of {count} raw scans came in {timeout:g} s")
-                    self._changed.wait(left)
-                return [list(scan) for scan in protocol.raw_scans[:count]]
-        finally:
-            with self._lock:
-                protocol.raw_wanted = 0
-            if self._state is LinkState.CONNECTED:
-                try:
-                    self.set_raw_mode(False)
-                except LinkError as error:
-                    self._say(f"board link: raw mode left on: {error}")
-
-    def get_levels(self, timeout: float = 3.0) -> list[tuple[int, ...]]:
-        """The board's calibration as the wire carries it: per sensor a tuple of levels."""
-        protocol = self.protocol
-        with self._lock:
-            self._require_connected()
-            protocol.levels = None
-            protocol.errors.clear()
-            self._write(protocol.send(p.CALIBRATION_GET, b"", self._clock.now()))
-        deadline = time.monotonic() + timeout
+    # -- for the blocking client (hal/board_client.py) ------------------------------------------
+    def exchange(self, step: Callable[[LinkProtocol, float], tuple[T, bytes]], *, connected: bool = True) -> T:
+        """Run ``step(protocol, now)`` under the link's lock and write the bytes it returns;
+        its result back.  ``connected``: LinkError if the board is not connected."""
         with self._changed:
-            while protocol.levels is None or None in protocol.levels:
-                for code, text in protocol.errors:
-                    if code == p.CALIBRATION_MISSING:
-                        raise LinkError(f"{self.url}: the board has no calibration ({text}): run trictrac calibrate")
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise LinkError(f"{self.url}: the board sent no whole calibration within {timeout:g} s")
-                self._changed.wait(left)
-            return [levels for levels in protocol.levels if levels is not None]
+            if connected:
+                self._require_connected()
+            result, data = step(self.protocol, self._clock.now())
+            self._write(data)
+            self._changed.notify_all()
+            return result
 
-    def get_calibration(self, layout: Layout | None = None, timeout: float = 3.0) -> Calibration:
-        """The board's calibration (hysteresis, window and over-range are the defaults: not sent)."""
-        return calibration_of(self.get_levels(timeout), layout or Layout())
-
-    def set_calibration(self, calibration: Calibration, layout: Layout | None = None, timeout: float = 3.0) -> None:
-        """Send a calibration; the board uses it at once (in RAM).  LinkError names a refusal."""
-        levels = sensor_levels(calibration, layout or Layout())
-        for first, chunk in level_chunks(levels):
-            self._command(p.CALIBRATION_SET, p.calibration_payload(first, len(levels), chunk), timeout)
-
-    def store_calibration(self, timeout: float = 5.0) -> None:
-        """Have the board write its calibration to flash."""
-        self._command(p.CALIBRATION_STORE, b"", timeout)
-
-    def show_test(self, colour: LightColour, mode: LightMode = LightMode.STEADY, timeout: float = 2.0) -> None:
-        """Light every zone in one colour (``trictrac doctor``); the next ``show`` restores the game's lights."""
-        code = (p.COLOUR_CODES[colour.value], p.MODE_CODES[mode.value])
-        with self._lock:
-            self.protocol.lights_replaced()
-        self._command(p.LEDS, p.leds_payload([code] * len(ZONES)), timeout)
+    def say(self, line: str) -> None:
+        """Log a line the way the link does."""
+        self._say(line)
 
     # -- for a lock-step simulation -------------------------------------------------------------
     def traffic(self) -> tuple[int, int, int]:
@@ -545,29 +487,6 @@ class BoardLink:
     def _require_connected(self) -> None:
         if self._state is not LinkState.CONNECTED:
             raise LinkError(f"{self.url}: the board is not connected ({self._state.value}: {self.reason or 'starting'})")
-
-    def _command(self, msg_type: int, payload: bytes, timeout: float) -> None:
-        """Send an acknowledged command and wait for its ACK; LinkError unless it is OK."""
-        name = p.message_name(msg_type)
-        deadline = time.monotonic() + timeout
-        protocol = self.protocol
-        with self._changed:
-            self._require_connected()
-            protocol.errors.clear()
-            pending, data = protocol.command(msg_type, payload, self._clock.now())
-            self._write(data)
-            while not pending.done:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise LinkError(f"{self.url}: no acknowledgement of {name} within {timeout:g} s")
-                self._changed.wait(left)
-            if pending.failed:
-                raise LinkError(f"{self.url}: {name} was not acknowledged ({self.reason or f'{pending.tries} tries'})")
-            if pending.status != p.OK:
-                self._changed.wait_for(lambda: bool(protocol.errors), timeout=0.2)  # the ERROR that says why
-                why = "; ".join(text for _code, text in protocol.errors if text)
-                status = p.CODE_NAMES.get(pending.status or 0, str(pending.status))
-                raise LinkError(f"{self.url}: the board refused {name}: {status}{': ' + why if why else ''}")
 
     def _post(self, event: Event) -> None:
         self._events.put(event)

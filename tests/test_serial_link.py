@@ -46,6 +46,7 @@ from hal.interfaces import (
     SnapshotEvent,
 )
 from hal.queue import ThreadSafeQueue
+from hal.board_client import BoardClient
 from hal.serial_link import (
     PICO_VID,
     BoardLink,
@@ -549,7 +550,7 @@ def test_close_stops_the_link():
         r.link.close()
         assert r.link.state is LinkState.CLOSED
         with pytest.raises(LinkError, match="not connected"):
-            r.link.set_raw_mode(True)
+            BoardClient(r.link).set_raw_mode(True)
 
 
 # -- the calibration client --------------------------------------------------------------------------
@@ -558,9 +559,9 @@ def test_close_stops_the_link():
 def test_the_calibration_client_over_a_pty():
     with rig("pty") as r:
         virtual: VirtualDevice = r.dev
-        calibration = r.link.get_calibration()
+        calibration = BoardClient(r.link).get_calibration()
         assert calibration == virtual.logic.calibration
-        scans = r.link.raw_scans(3)
+        scans = BoardClient(r.link).raw_scans(3)
         assert len(scans) == 3 and all(len(scan) == 143 for scan in scans)
         assert not virtual.logic.raw_mode
         data = calibration.to_dict()
@@ -568,12 +569,12 @@ def test_the_calibration_client_over_a_pty():
         from firmware.classify import Calibration
 
         changed = Calibration.from_dict(data)
-        r.link.set_calibration(changed)
+        BoardClient(r.link).set_calibration(changed)
         assert virtual.logic.calibration == changed
-        r.link.store_calibration()
+        BoardClient(r.link).store_calibration()
         assert Calibration.from_json(virtual.stored) == changed
         r.link.show(FRAME)
-        r.link.show_test(LightColour.WINNER)
+        BoardClient(r.link).show_test(LightColour.WINNER)
         assert set(virtual.device.lights) == {(p.COLOUR_CODES["winner"], p.STEADY)}
         r.link.show(FRAME)  # the game's lights come back
         wait_for(lambda: [tuple(x) for x in virtual.device.lights] == p.parse_leds(leds_payload_of(FRAME)),
@@ -583,10 +584,10 @@ def test_the_calibration_client_over_a_pty():
 def test_the_calibration_client_names_refusals():
     with rig("loop") as r:  # this board has no flash to store into, and forgets on request
         with pytest.raises(LinkError, match="refused CALIBRATION_STORE: unsupported"):
-            r.link.store_calibration()
+            BoardClient(r.link).store_calibration()
         r.dev.device.logic.set_calibration(None)
         with pytest.raises(LinkError, match="no calibration"):
-            r.link.get_levels()
+            BoardClient(r.link).get_levels()
 
 
 # -- through the pty in the middle of games ----------------------------------------------------------
