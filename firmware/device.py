@@ -178,9 +178,10 @@ class Device:
     def _dice_frame(self):
         """The DICE for the last throw while it is unacknowledged, else the tray's state."""
         self._throw_sent = self.now_ms
+        counter = self.logic.snapshot_counter & 0xFFFF
         if self.throw_pending:
-            return self._frame(p.DICE, p.dice_payload(self.throw, self._throw_dice, True))
-        return self._frame(p.DICE, p.dice_payload(self.throw, self.logic.tray, False))
+            return self._frame(p.DICE, p.dice_payload(self.throw, self._throw_dice, True, counter))
+        return self._frame(p.DICE, p.dice_payload(self.throw, self.logic.tray, False, counter))
 
     def _event_frames(self, event):
         """The frames for one BoardLogic event."""

@@ -482,9 +482,10 @@ frame only reports what the tray shows (a throw already taken, or none)."""
 DICE_FLAGS = DICE_THROWN
 
 
-def dice_payload(throw, dice, thrown=True):
-    """DICE: the throw number (u16, wraps), flags, then two dice 1-6, or 0 0 for None (an
-    empty tray or no clear roll)."""
+def dice_payload(throw, dice, thrown=True, snapshot_counter=0):
+    """DICE: the throw number (u16, wraps), flags, two dice 1-6 or 0 0 for None (an empty
+    tray or no clear roll), then the counter of the last SNAPSHOT sent before this frame, so
+    the Pi takes a throw only once it has the board the throw follows."""
     out = bytearray(struct.pack("<H", _check_int(throw, 0, 0xFFFF, "throw number")))
     out.append(DICE_THROWN if thrown else 0)
     if dice is None:
@@ -493,21 +494,21 @@ def dice_payload(throw, dice, thrown=True):
         first, second = dice
         out.append(_check_int(first, 1, 6, "a die"))
         out.append(_check_int(second, 1, 6, "a die"))
+    out.extend(struct.pack("<H", _check_int(snapshot_counter, 0, 0xFFFF, "snapshot counter")))
     return bytes(out)
 
 
 def parse_dice(payload):
-    """(throw number, thrown, dice) with dice (die, die) or None for no clear roll."""
-    _check_length(payload, 5, "DICE")
-    throw = struct.unpack("<H", payload[:2])[0]
-    flags, first, second = payload[2], payload[3], payload[4]
+    """(throw number, thrown, dice, snapshot counter) with dice (die, die) or None."""
+    _check_length(payload, 7, "DICE")
+    throw, flags, first, second, counter = struct.unpack("<HBBBH", payload)
     if flags & ~DICE_FLAGS:
         raise ProtocolError("DICE flags 0x%02x: only 0x%02x is defined" % (flags, DICE_FLAGS))
     if first == 0 and second == 0:
-        return throw, bool(flags & DICE_THROWN), None
+        return throw, bool(flags & DICE_THROWN), None, counter
     if not (1 <= first <= 6 and 1 <= second <= 6):
         raise ProtocolError("DICE %d %d: dice are 1-6, or 0 0 for no clear roll" % (first, second))
-    return throw, bool(flags & DICE_THROWN), (first, second)
+    return throw, bool(flags & DICE_THROWN), (first, second), counter
 
 
 def dice_ack_payload(throw):

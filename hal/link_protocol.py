@@ -391,13 +391,20 @@ class LinkProtocol:
         self._snapshot_counter = counter
         self._post(SnapshotEvent(now, snapshot_of(zones)))
 
-    def _on_dice(self, throw: int, thrown: bool, dice: tuple[int, int] | None, now: float) -> bytes:
-        """A throw is taken once and acknowledged every time; a tray report answers a request."""
+    def _on_dice(self, throw: int, thrown: bool, dice: tuple[int, int] | None, counter: int, now: float) -> bytes:
+        """A throw is taken once, and only after the board it follows (the SNAPSHOT counter it
+        names): otherwise the Pi asks for that board and leaves the throw unacknowledged, so
+        the device sends it again.  A tray report without THROWN answers a request."""
+        self.tray = dice
+        if counter != self._snapshot_counter:
+            self.stats.gaps += 1
+            self.log.say(now, "gap", "board link: a DICE follows a snapshot that never came: asking for the board first")
+            if self._asked_at is None or now - self._asked_at >= self.timings.answer:
+                return self._ask_snapshot(now)
+            return b""
         seen = self._throw_seen
         self._throw_seen = throw
-        self.tray = dice
-        if self._asked_at is not None:
-            self._asked_at = None  # the DICE ends the answer to SNAPSHOT_REQUEST
+        self._asked_at = None  # the DICE ends the answer to SNAPSHOT_REQUEST
         if not thrown:
             return b""
         if throw == self._throw_taken:

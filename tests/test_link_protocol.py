@@ -293,3 +293,24 @@ def test_a_flood_of_device_errors_is_bounded_escaped_and_rate_limited():
     faults = [e for e in events if isinstance(e, DeviceEvent)]
     assert 0 < len(faults) <= 5 + 10 + 2, "device faults reach the player rate-limited too"
     assert faults and all("\n" not in e.message and "\x1b" not in e.message for e in faults)
+
+
+def test_a_throw_is_taken_only_after_the_board_it_follows():
+    """The last SNAPSHOT of a turn is lost and the next throw lands at once: the Pi must have
+    that board before the roll, or the roll would be judged against the board before the play."""
+    machine = LinkUnderFaults()
+    machine.start(seed=10)
+    machine.throw_dice(1, 2)
+    machine.calm(1.5)
+    machine.board.place(5, white=3)
+    while not any(p.Decoder().feed(piece)[:1] and p.Decoder().feed(piece)[0][0] == p.SNAPSHOT
+                  for piece in machine.to_pi.pieces):
+        machine.scan(deliver=False)
+    machine.to_pi.pieces.clear()  # the snapshot of the finished play is lost
+    machine.throw_dice(6, 6)  # thrown well within the heartbeat's second
+    machine.calm(1.0)
+    order = [e for e in machine.events if isinstance(e, (SnapshotEvent, DiceEvent))]
+    roll = next(i for i, e in enumerate(order) if isinstance(e, DiceEvent) and e.dice == (6, 6))
+    before = [e for e in order[:roll] if isinstance(e, SnapshotEvent)][-1]
+    assert before.snapshot.readings[5].white == 3, "the board of the finished play came before the roll"
+    assert [e.dice for e in machine.events if isinstance(e, DiceEvent)] == [(1, 2), (6, 6)]

@@ -58,9 +58,9 @@ VECTORS = [
     ("SNAPSHOT unreadable", p.SNAPSHOT, 255, "snapshot_payload",
      [513, zones_with(z0=(14, 0), z3=(1, 0), z5=None, z12=(0, 15))], "parse_snapshot"),
     ("SNAPSHOT_REQUEST", p.SNAPSHOT_REQUEST, 1, None, [], "parse_empty"),
-    ("DICE roll", p.DICE, 9, "dice_payload", [40001, [6, 3], True], "parse_dice"),
-    ("DICE no clear roll", p.DICE, 10, "dice_payload", [40002, None, True], "parse_dice"),
-    ("DICE tray state", p.DICE, 11, "dice_payload", [40002, [6, 3], False], "parse_dice"),
+    ("DICE roll", p.DICE, 9, "dice_payload", [40001, [6, 3], True, 513], "parse_dice"),
+    ("DICE no clear roll", p.DICE, 10, "dice_payload", [40002, None, True, 513], "parse_dice"),
+    ("DICE tray state", p.DICE, 11, "dice_payload", [40002, [6, 3], False, 514], "parse_dice"),
     ("DICE_ACK", p.DICE_ACK, 3, "dice_ack_payload", [40001], "parse_dice_ack"),
     ("LEDS", p.LEDS, 41, "leds_payload", [lights_with(z0=(1, 0), z4=(2, 1), z24=(7, 0))], "parse_leds"),
     ("RAW_MODE on", p.RAW_MODE, 5, "raw_mode_payload", [True], "parse_raw_mode"),
@@ -423,9 +423,10 @@ def test_leds_round_trip(lights):
     assert p.parse_leds(p.leds_payload(lights)) == lights
 
 
-@given(st.integers(0, 0xFFFF), st.one_of(st.none(), st.tuples(st.integers(1, 6), st.integers(1, 6))), st.booleans())
-def test_dice_round_trip(throw, dice, thrown):
-    assert p.parse_dice(p.dice_payload(throw, dice, thrown)) == (throw, thrown, dice)
+@given(st.integers(0, 0xFFFF), st.one_of(st.none(), st.tuples(st.integers(1, 6), st.integers(1, 6))), st.booleans(),
+       st.integers(0, 0xFFFF))
+def test_dice_round_trip(throw, dice, thrown, counter):
+    assert p.parse_dice(p.dice_payload(throw, dice, thrown, counter)) == (throw, thrown, dice, counter)
 
 
 @given(st.integers(0, 0xFFFF))
@@ -504,6 +505,7 @@ def test_parsers_raise_only_protocol_errors(parser, payload):
         lambda: p.dice_payload(1, (7, 1)),
         lambda: p.dice_payload(1, (0, 3)),
         lambda: p.dice_payload(0x10000, (1, 3)),
+        lambda: p.dice_payload(1, (1, 3), True, -1),
         lambda: p.dice_ack_payload(-1),
         lambda: p.heartbeat_payload(1, 2, None),
         lambda: p.leds_payload([(8, 0)] * 28),
@@ -527,9 +529,9 @@ def test_builders_refuse_what_does_not_fit(build):
     [
         (p.parse_snapshot, b"\x00" * 57, "58"),
         (p.parse_snapshot, b"\x00\x00" + b"\xff\x00" + b"\x00" * 54, "zone 0"),
-        (p.parse_dice, b"\x01\x00\x01\x00\x03", "0 3"),
-        (p.parse_dice, b"\x01\x00\x04\x01\x03", "flags 0x04"),
-        (p.parse_dice, b"\x00\x03", "not 5"),
+        (p.parse_dice, b"\x01\x00\x01\x00\x03\x00\x00", "0 3"),
+        (p.parse_dice, b"\x01\x00\x04\x01\x03\x00\x00", "flags 0x04"),
+        (p.parse_dice, b"\x00\x03", "not 7"),
         (p.parse_heartbeat, b"\x00" * 6, "not 4 or 8"),
         (p.parse_leds, b"\x09\x00" * 28, "colour 9"),
         (p.parse_raw_mode, b"\x02", "0 or 1"),
