@@ -123,6 +123,8 @@ class Controller(ResumeSteps):
     _verdict: Verdict | None = field(init=False, default=None)
     _held: _Held | None = field(init=False, default=None)
     _wrong: _Wrong | None = field(init=False, default=None)
+    _stale: bool = field(init=False, default=False)
+    """The board's link is down: its last board is not to be warned about."""
     _warning: bool = field(init=False, default=False)
     _frame: LightFrame = field(init=False, default_factory=LightFrame)
     _message: str = field(init=False, default="")
@@ -171,9 +173,21 @@ class Controller(ResumeSteps):
         if isinstance(event, TickEvent):
             return self._on_tick(event.time)
         if isinstance(event, DeviceEvent):
-            note = f"{event.device}: {event.message}"
-            return self._output(log=(note,), message=note if not event.ok else None)
+            return self._on_device(event)
         raise TypeError(f"not an event: {event!r}")
+
+    def _on_device(self, event: DeviceEvent) -> Output:
+        """A device's news, shown; while the board's link is down its last board is stale, so
+        no grace time runs on it (the fresh snapshot after the link is back is judged anew)."""
+        note = f"{event.device}: {event.message}"
+        if event.stale:
+            self._stale = True
+            self._wrong = None
+        elif event.ok and self._stale:
+            self._stale = False
+            if self._held is not None:
+                self._held.since = max(self._held.since, event.time)
+        return self._output(log=(note,), message=note if not event.ok else None)
 
     # -- snapshots ---------------------------------------------------------------------------
     def _on_snapshot(self, time: float, reading: BoardReading) -> Output:
@@ -237,7 +251,8 @@ class Controller(ResumeSteps):
             reason = "fault" if self._verdict is not None and self._verdict.fault else "illegal"
             return self._output(frame=frame, sounds=(Sound.WARNING,), log=(frame.message,), warning=reason)
         held = self._held
-        if held is not None and not held.warned and self.phase is Phase.MOVING and time >= held.since + grace:
+        if held is not None and not held.warned and not self._stale and self.phase is Phase.MOVING \
+                and time >= held.since + grace:
             held.warned = True
             assert self._turn is not None
             message = f"More must be played: {self._turn.colour.value} has not finished ({held.roll} held)"
@@ -573,7 +588,7 @@ class Controller(ResumeSteps):
         times = []
         if self._wrong is not None and not self._warning:
             times.append(self._wrong.since + self.settings.grace)
-        if self._held is not None and not self._held.warned and self.phase is Phase.MOVING:
+        if self._held is not None and not self._held.warned and not self._stale and self.phase is Phase.MOVING:
             times.append(self._held.since + self.settings.grace)
         return min(times) if times else None
 

@@ -197,12 +197,15 @@ class TickEvent:
 
 @dataclass(frozen=True, slots=True)
 class DeviceEvent:
-    """A device's own news: a link lost or back, a sensor fault; shown to the player."""
+    """A device's own news: a link lost or back, a sensor fault; shown to the player.
+    ``stale``: the board's readings cannot be trusted until an ``ok`` DeviceEvent (the link
+    is lost), so nothing may be warned about on the last board seen."""
 
     time: float
     device: str
     message: str
     ok: bool = True
+    stale: bool = False
 
 
 Event = SnapshotEvent | DiceEvent | ButtonEvent | TickEvent | DeviceEvent

@@ -437,7 +437,7 @@ class BoardLink:
             self.reason = reason
             self.protocol.connection_lost(reason)
             self._changed.notify_all()
-            self._post(DeviceEvent(self._clock.now(), DEVICE, f"link lost: {reason}", ok=False))
+            self._post(DeviceEvent(self._clock.now(), DEVICE, f"link lost: {reason}", ok=False, stale=True))
             self._set_state(LinkState.LOST)
         self._say(f"board link: lost on {self.url}: {reason}")
 
@@ -451,7 +451,7 @@ class BoardLink:
             changed = reason != self.reason
             self.reason = reason
             if changed and post and refused:
-                self._post(DeviceEvent(self._clock.now(), DEVICE, f"link refused: {reason}", ok=False))
+                self._post(DeviceEvent(self._clock.now(), DEVICE, f"link refused: {reason}", ok=False, stale=True))
             if refused:
                 self._set_state(LinkState.REFUSED)
             else:

@@ -89,8 +89,6 @@ def test_the_last_snapshot_of_a_turn_lost_just_before_the_next_throw():
     assert outcome.survived, outcome.problems
 
 
-@pytest.mark.xfail(strict=True, reason="controller: a board seen wrong for a moment just before the link is lost is "
-                   "warned about one grace time later, on a view the Pi knows is stale")
 def test_no_warning_on_a_stale_board_while_the_cable_is_out():
     outcome = run_lockstep("rally", 1006, [Fault("power", 70.14, seconds=8.0)])
     assert outcome.faults[0].fired
