@@ -332,16 +332,23 @@ class LinkProtocol:
         self.log.say(now, "rejects", f"board link: dropped {count} bad frame(s) from the board ({reasons} on this connection)")
         self._wants_snapshot = True
 
-    def _handshake_done(self, payload: bytes, now: float) -> bytes:
+    def _take_hello(self, payload: bytes, now: float) -> Hello | None:
+        """The HELLO if it is a board to play with; refused (phase REFUSED) or ignored: None."""
         try:
             hello = check_hello(payload)
         except LinkRefused as error:
             self.phase, self.problem = Phase.REFUSED, str(error)
-            return b""
+            return None
         except LinkError as error:
             self.log.say(now, "hello", f"board link: ignored a HELLO: {error}")
-            return b""
+            return None
         self.hello = hello
+        return hello
+
+    def _handshake_done(self, payload: bytes, now: float) -> bytes:
+        hello = self._take_hello(payload, now)
+        if hello is None:
+            return b""
         self.phase = Phase.CONNECTED
         self.stats.connections += 1
         firmware = printable(hello.firmware)
@@ -450,15 +457,9 @@ class LinkProtocol:
 
     def _on_hello(self, payload: bytes, now: float) -> bytes:
         """A HELLO while connected: the board restarted, so it lost the lights and the snapshot owed."""
-        try:
-            hello = check_hello(payload)
-        except LinkRefused as error:
-            self.phase, self.problem = Phase.REFUSED, str(error)
+        hello = self._take_hello(payload, now)
+        if hello is None:
             return b""
-        except LinkError as error:
-            self.log.say(now, "hello", f"board link: ignored a HELLO: {error}")
-            return b""
-        self.hello = hello
         self._snapshot_counter = None
         self.log.say(now, "restart", f"board link: the board restarted ({printable(hello.firmware)!r}): lights and snapshot asked again")
         out = self._ask_snapshot(now)
