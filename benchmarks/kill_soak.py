@@ -255,6 +255,7 @@ def play_on_virtual_board(folder: Path, rules: str, seed: int, kills: int, rng: 
             soak.warnings += text.count("WARNING")
             if code not in (0, -signal.SIGKILL) or "Traceback" in text:
                 soak.problems.append(f"run {soak.runs} exited with {code}: {text.strip().splitlines()[-3:]}")
+        board.table.finished.wait(30.0)  # the players note their last play once their hand is done
     finally:
         board.stop()
     audit(soak, journal, records)
