@@ -20,6 +20,7 @@ from controller.journal import Journal
 from controller.machine import Controller, Output, Phase, Settings
 from controller.rules.game import Game, TurnRecord
 from controller.rules.values import Colour, Play
+from controller.files import write_atomic
 from controller.records.from_match import match_record
 from controller.records.matfile import write_mat
 from controller.runner import BoardRunner
@@ -422,10 +423,10 @@ def simulate(
             total.merge(table.play_match())
         finally:
             table.close()
-        if records is not None:
+        if records is not None:  # named by seed and game, so another run never overwrites them
             records.mkdir(parents=True, exist_ok=True)
-            path = records / f"{settings.rules.name}-{n + 1:04d}.mat"
-            path.write_text(write_mat(match_record(table.controller.match)), encoding="utf-8")
+            path = records / f"sim-{settings.rules.name}-seed{seed}-{n + 1:04d}.mat"
+            write_atomic(path, write_mat(match_record(table.controller.match)).encode("utf-8"))
         if progress is not None:
             progress(n + 1, total)
     return total
