@@ -107,8 +107,9 @@ class Fault:
 def catalogue() -> list[Fault]:
     """Every fault class once (``at`` 0): the frame faults on every message type both ways,
     then the line and board faults."""
-    faults = [Fault(kind, direction=UP, target=target) for kind in FRAME_KINDS for target in UP_TARGETS]
-    faults += [Fault(kind, direction=DOWN, target=target) for kind in FRAME_KINDS for target in DOWN_TARGETS]
+    kinds = [kind for kind in FRAME_KINDS if kind != "drop-reboot"]
+    faults = [Fault(kind, direction=UP, target=target) for kind in kinds for target in UP_TARGETS]
+    faults += [Fault(kind, direction=DOWN, target=target) for kind in kinds for target in DOWN_TARGETS]
     faults += [Fault("drop", direction=UP, target="DICE", count=3), Fault("drop", direction=DOWN, target="DICE_ACK", count=3)]
     faults += [Fault("drop-reboot", direction=UP, target="DICE", count=2)]
     faults += [Fault("garbage", direction=d, size=size, zeros=zeros)
@@ -231,8 +232,13 @@ class Cable:
         target = fault.target
         if target == "LAST_SNAPSHOT":
             return msg_type == p.SNAPSHOT and self._completes_play(payload)
-        if target == "DICE":
-            return msg_type == p.DICE and len(payload) == 5 and bool(payload[2] & p.DICE_THROWN)
+        if target == "DICE":  # a throw (thrown flag), not a report of the tray
+            if msg_type != p.DICE:
+                return False
+            try:
+                return bool(p.parse_dice(payload)[1])
+            except p.ProtocolError:
+                return False
         return p.message_name(msg_type) == target
 
     def _apply(self, way: _Direction, fault: Fault, frame: bytes) -> bytes | None:
@@ -445,6 +451,8 @@ class FaultPlan:
             return
         if self._throw is not throw and self._throw is not None and not self._throw.resolved:
             return  # thrown again meanwhile
+        if self._taken(throw):
+            return  # the board took it after all: nothing to throw again
         throw.resolved = True
         self.rethrows += 1
         self._throw_now(*throw.dice)

@@ -117,6 +117,8 @@ class SerialBoard:
         """Sits on the cable when set (``simulator/faults.py``)."""
         self.frozen_until = -1.0
         """The device is stalled (no scan, no byte read or sent) until then (virtual seconds)."""
+        self._frozen = False
+        self._reboot_due = False
         self.cut_until = -1.0
         """The line carries no byte either way until then; the device runs on."""
         self.generation = 0
@@ -150,7 +152,9 @@ class SerialBoard:
         unacknowledged throw forgotten)."""
         now = self.sim.clock.now()
         self.frozen_until = max(self.frozen_until, now + seconds)
-        self.sim.scheduler.at(self.frozen_until, lambda: self._thaw(reboot))
+        self._frozen = True
+        self._reboot_due = self._reboot_due or reboot
+        self.sim.scheduler.at(self.frozen_until, self._thaw)
 
     def reboot(self, boot_time: float = BOOT_TIME) -> None:
         """Power-cycle the device: silent for ``boot_time``, then a fresh firmware boots."""
@@ -162,16 +166,18 @@ class SerialBoard:
         self.sim.scheduler.at(self.cut_until, self._follow_link)
 
     def frozen(self) -> bool:
-        """The device is stalled or booting now."""
-        return self.sim.clock.now() < self.frozen_until - 1e-9
+        """The device is stalled or booting now (until its thaw has run)."""
+        return self._frozen
 
     def line_cut(self) -> bool:
         """The line carries nothing now."""
         return self.sim.clock.now() < self.cut_until - 1e-9
 
-    def _thaw(self, reboot: bool) -> None:
-        if self.frozen():
+    def _thaw(self) -> None:
+        if not self._frozen or self.sim.clock.now() < self.frozen_until - 1e-9:
             return  # stalled again meanwhile: the later thaw does it
+        self._frozen = False
+        reboot, self._reboot_due = self._reboot_due, False
         if reboot:
             virtual = self.device
             virtual.logic = BoardLogic(virtual.sensors.layout, virtual.sensors.calibration)
@@ -243,9 +249,11 @@ class SerialBoard:
         scan = self._scan_number()
         self.link.run_timers()  # the Pi's heartbeats and resends, at this virtual instant
         self._follow_link()
+        if self.frozen() and self.sim.clock.now() >= self.frozen_until - 1e-9:
+            self._thaw()  # due now: this pass runs on the thawed (or rebooted) device
         if self.frozen():
             self._collect()
-            self._schedule(min(scan + IDLE_SCANS, math.ceil(self.frozen_until / SCAN_PERIOD - 1e-6)))
+            self._schedule(max(scan + 1, min(scan + IDLE_SCANS, math.ceil(self.frozen_until / SCAN_PERIOD - 1e-6))))
             return
         self.exchange()
         active = scan <= self._active_until or self.device.device.busy
@@ -254,7 +262,9 @@ class SerialBoard:
         if active or self.device.device.busy:
             self._schedule(scan + 1)
         else:
-            self._schedule(scan + IDLE_SCANS)
+            due = self.device.device.resend_due_ms  # an unacknowledged throw is sent again then
+            later = scan + IDLE_SCANS if due is None else min(scan + IDLE_SCANS, max(scan + 1, math.ceil(due / 1000 / SCAN_PERIOD)))
+            self._schedule(later)
 
     def _board_changed(self) -> None:
         self._wake(ZONE_SCANS)
