@@ -170,12 +170,17 @@ def _start(entry: dict[str, Any]) -> Problem:
     return None
 
 
+def _throw(entry: dict[str, Any]) -> Problem:
+    """The board's throw number (serial link), when the roll came with one."""
+    return None if entry.get("throw") is None else _int(entry, "throw", 0, 0xFFFF)
+
+
 def _opening(entry: dict[str, Any]) -> Problem:
-    return _dice(entry, "dice")
+    return _first(_dice(entry, "dice"), _throw(entry))
 
 
 def _roll(entry: dict[str, Any]) -> Problem:
-    return _first(_colour(entry), _dice(entry, "roll"))
+    return _first(_colour(entry), _dice(entry, "roll"), _throw(entry))
 
 
 def _turn(entry: dict[str, Any]) -> Problem:

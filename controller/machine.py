@@ -129,6 +129,8 @@ class Controller(ResumeSteps):
     _frame: LightFrame = field(init=False, default_factory=LightFrame)
     _message: str = field(init=False, default="")
     _seq: int = field(init=False, default=0)
+    _last_throw: int | None = field(init=False, default=None)
+    """The board's number of the last throw seen (journalled with the roll it gave)."""
     _window: Window | None = field(init=False, default=None)
     resume_point: ResumePoint | None = field(init=False, default=None)
     """Where the journal left the game, when this controller was resumed from one."""
@@ -167,6 +169,10 @@ class Controller(ResumeSteps):
                 return self._on_tick(event.time)
             return self._on_snapshot(event.time, self.reader.read(event.snapshot))
         if isinstance(event, DiceEvent):
+            if event.throw is not None:
+                if event.throw == self._last_throw:  # the board repeats it: taken before a restart
+                    return self._output(log=(f"dice: throw {event.throw} was taken before; not a new roll",))
+                self._last_throw = event.throw
             return self._on_dice(event)
         if isinstance(event, ButtonEvent):
             return self._on_button(event)
@@ -559,6 +565,8 @@ class Controller(ResumeSteps):
 
     def _entry(self, time: float, entry_type: str, **data: Any) -> dict[str, Any]:
         self._seq += 1
+        if entry_type in ("roll", "opening") and self._last_throw is not None:
+            data["throw"] = self._last_throw  # so a restarted controller knows the board's repeat
         return {"seq": self._seq, "time": round(time, 3), "type": entry_type, **data}
 
     def _output(

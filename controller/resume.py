@@ -53,6 +53,15 @@ class ResumePoint:
     """The time of the journal's last entry."""
 
 
+def last_throw(entries: list[dict[str, Any]]) -> int | None:
+    """The board's number of the journal's last roll or opening throw, if it came with one."""
+    for entry in reversed(entries):
+        if entry.get("type") in ("roll", "opening"):
+            throw = entry.get("throw")
+            return throw if isinstance(throw, int) and not isinstance(throw, bool) else None
+    return None
+
+
 def replay(match: Match, entries: list[dict[str, Any]]) -> ResumePoint:
     """Replay journal entries into ``match`` (its games and score); raises ResumeError
     naming the first entry that does not follow from the ones before."""

@@ -50,6 +50,7 @@ class ResumeSteps:
         _wrong: _Wrong | None
         _warning: bool
         _seq: int
+        _last_throw: int | None
 
         def _start_turn(self, time: float, roll: Roll, journal_roll: bool = True) -> Output: ...
         def _end_turn(self, time: float, play: Play, next_roll: Roll | None = None) -> Output: ...
@@ -63,6 +64,7 @@ class ResumeSteps:
         """Rebuild the match from journal entries (raises ResumeError naming the first bad
         one) and take the board as it comes: see ``controller.resume``."""
         point = resuming.replay(self.match, entries)
+        self._last_throw = resuming.last_throw(entries)
         self.game = self.match.games[-1]
         self._seq = max(self._seq, point.seq)
         self.resume_point = point

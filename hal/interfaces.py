@@ -173,11 +173,14 @@ class SnapshotEvent:
 
 @dataclass(frozen=True, slots=True)
 class DiceEvent:
-    """A roll: two dice, or ``None`` when the tray shows no clear roll (cocked die, one die)."""
+    """A roll: two dice, or ``None`` when the tray shows no clear roll (cocked die, one die).
+    ``throw``: the board's number for this throw (the serial link's DICE), so a throw the
+    board repeats after a restart of the controller is known for one already taken."""
 
     time: float
     dice: tuple[int, int] | None
     kind: DiceKind
+    throw: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -421,7 +421,7 @@ class LinkProtocol:
                 self.stats.throws_missed += 1
             self._throw_taken = throw
             self.stats.throws += 1
-            self._post(DiceEvent(now, dice, DiceKind.TRAY))
+            self._post(DiceEvent(now, dice, DiceKind.TRAY, throw))
         return self._frame(p.DICE_ACK, p.dice_ack_payload(throw), now)
 
     def _on_heartbeat(self, _uptime: int, counter: int | None, throw: int | None, now: float) -> None:
