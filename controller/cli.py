@@ -7,6 +7,7 @@ the simulator to stand behind the ``hal`` interfaces (imported where a command n
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from typing import TYPE_CHECKING, Any, Sequence, TextIO
@@ -214,6 +215,8 @@ def cmd_run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     from .runner import open_controller, records_of_journals
 
     settings, config = _settings(args)
+    if args.port or config.port or config.board:  # behind a serial link: confirm a board before a warning
+        settings = dataclasses.replace(settings, confirm=True)
     say = _say(out)
     journal_path = args.journal or config.journal
     if journal_path:

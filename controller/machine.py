@@ -57,6 +57,13 @@ class Settings:
     match_length: int = 1
     grace: float = 1.0
     """Seconds a wrong board must stand before the board warns."""
+    confirm: bool = False
+    """The board is behind a link that can go quiet (the serial link): before a warning, ask
+    it for the board and warn only if the fresh snapshot still shows it wrong."""
+
+
+CONFIRM_AGAIN = 1.0
+"""Seconds after which an unanswered request to confirm a wrong board is made again."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +81,8 @@ class Output:
     """A warning began with this event: ``illegal`` (a wrong board stood for the grace
     time), ``fault`` (impossible counts stood), or ``more to play`` (a roll over an
     unfinished play)."""
+    request_snapshot: bool = False
+    """Ask the board for a fresh snapshot (to confirm a warning first, ``Settings.confirm``)."""
 
 
 @dataclass
@@ -130,6 +139,8 @@ class Controller(ResumeSteps):
     _message: str = field(init=False, default="")
     _seq: int = field(init=False, default=0)
     _last_throw: int | None = field(init=False, default=None)
+    _asked: float | None = field(init=False, default=None)
+    """When the board was last asked to confirm a warning (``Settings.confirm``)."""
     """The board's number of the last throw seen (journalled with the roll it gave)."""
     _window: Window | None = field(init=False, default=None)
     resume_point: ResumePoint | None = field(init=False, default=None)
@@ -163,10 +174,11 @@ class Controller(ResumeSteps):
             self._window.note(event.time)
         if isinstance(event, SnapshotEvent):
             previous, self._snapshot = self._snapshot, event.snapshot
+            self._asked = None
             if previous is not None and _same_where_readable(previous, event.snapshot) and self._wrong is not None:
                 # zones hidden for a moment over a board still wrong: its grace time runs on
                 self._reading = self.reader.read(event.snapshot)
-                return self._on_tick(event.time)
+                return self._on_tick(event.time, fresh=True)
             return self._on_snapshot(event.time, self.reader.read(event.snapshot))
         if isinstance(event, DiceEvent):
             if event.throw is not None:
@@ -229,41 +241,60 @@ class Controller(ResumeSteps):
             if self.phase is Phase.OPENING and self._held is not None and self._held.opening:
                 roll, self._held = self._held.roll, None
                 return self._on_opening(time, roll.first, roll.second)
-            return self._output(frame=self._guidance())
+            return self._confirmed(time, self._output(frame=self._guidance()))
         if verdict.kind is Kind.WRONG:
             key = (tracker.key(reading), verdict.fault)
             if self._warning:  # the warning stands: the red lights follow the board
                 return self._output(frame=self._warning_frame())
             if self._wrong is None or self._wrong.key != key:
                 self._wrong = _Wrong(key, time)
-            return self._on_tick(time)
+            return self._on_tick(time, fresh=True)
         # a transient: checkers in hand, a hit on its way, a hand over the board
         self._wrong = None
         if self._warning:
             return self._output()
-        return self._output(frame=self._guidance())
+        return self._confirmed(time, self._output(frame=self._guidance()))
+
+    def _confirmed(self, time: float, out: Output) -> Output:
+        """With ``Settings.confirm``, a held roll's warning waits for a fresh snapshot: this one."""
+        if self.settings.confirm and self._held_due(time):
+            return self._on_tick(time, fresh=True)
+        return out
 
     def _tracker(self) -> Tracker:
         if self.phase is Phase.MOVING and self._turn is not None:
             return self._turn.tracker
         return Tracker(StillMap(self.settings.rules, self.game.position))
 
-    def _on_tick(self, time: float) -> Output:
+    def _on_tick(self, time: float, fresh: bool = False) -> Output:
+        """A grace time may have run out; ``fresh``: the board was just read (a snapshot)."""
         grace = self.settings.grace
         wrong = self._wrong
-        if wrong is not None and not self._warning and time >= wrong.since + grace:
+        due = wrong is not None and not self._warning and time >= wrong.since + grace
+        if (due or self._held_due(time)) and self.settings.confirm and not fresh:
+            # the last snapshot may be stale behind a quiet link: warn only on a fresh one
+            if self._asked is None or time >= self._asked + CONFIRM_AGAIN:
+                self._asked = time
+                return self._output(request_snapshot=True)
+            return self._output()
+        if due:
             self._warning = True
             frame = self._warning_frame()
             reason = "fault" if self._verdict is not None and self._verdict.fault else "illegal"
             return self._output(frame=frame, sounds=(Sound.WARNING,), log=(frame.message,), warning=reason)
         held = self._held
-        if held is not None and not held.warned and not self._stale and self.phase is Phase.MOVING \
-                and time >= held.since + grace:
+        if held is not None and self._held_due(time):
             held.warned = True
             assert self._turn is not None
             message = f"More must be played: {self._turn.colour.value} has not finished ({held.roll} held)"
             return self._output(message=message, sounds=(Sound.WARNING,), log=(message,), warning="more to play")
         return self._output()
+
+    def _held_due(self, time: float) -> bool:
+        """A roll held over an unfinished play has waited out its grace time unwarned."""
+        held = self._held
+        return (held is not None and not held.warned and not self._stale and self.phase is Phase.MOVING
+                and time >= held.since + self.settings.grace)
 
     def _warning_frame(self) -> LightFrame:
         """Red on every zone that differs from the last legal board, with what is wrong."""
@@ -580,6 +611,7 @@ class Controller(ResumeSteps):
         deadline: float | None = None,
         finished: GameResult | None = None,
         warning: str | None = None,
+        request_snapshot: bool = False,
     ) -> Output:
         if frame is None:
             frame = self._frame
@@ -589,7 +621,7 @@ class Controller(ResumeSteps):
         if deadline is None:
             deadline = self._next_deadline()
         turn = checker_of(self.game.turn) if self.phase in (Phase.AWAIT_ROLL, Phase.MOVING) else None
-        return Output(frame, sounds, turn, journal, log, deadline, finished, warning)
+        return Output(frame, sounds, turn, journal, log, deadline, finished, warning, request_snapshot)
 
     def _next_deadline(self) -> float | None:
         """When a grace time runs out, if one is running."""
@@ -598,11 +630,14 @@ class Controller(ResumeSteps):
             times.append(self._wrong.since + self.settings.grace)
         if self._held is not None and not self._held.warned and not self._stale and self.phase is Phase.MOVING:
             times.append(self._held.since + self.settings.grace)
+        if times and self._asked is not None:  # asked to confirm: ask again if no snapshot comes
+            times = [max(when, self._asked + CONFIRM_AGAIN) for when in times]
         return min(times) if times else None
 
     def _combine(self, journal: tuple[dict[str, Any], ...], out: Output) -> Output:
         return Output(
-            out.frame, out.sounds, out.turn, journal + out.journal, out.log, out.deadline, out.finished, out.warning
+            out.frame, out.sounds, out.turn, journal + out.journal, out.log, out.deadline, out.finished, out.warning,
+            out.request_snapshot,
         )
 
     @property

@@ -65,6 +65,8 @@ class BoardRunner:
             hw.turn_indicator.show_turn(out.turn)
         for line in out.log:
             self.log(line)
+        if out.request_snapshot and hw.sensor is not None:
+            hw.sensor.request_snapshot()
         if out.finished is not None and self.records is not None:
             try:
                 self.write_record()
@@ -131,7 +133,7 @@ def open_controller(settings: Settings, journal: Journal | None, log: Log, time:
     if found.whole is not None:
         log(journal.set_aside_whole(found.whole).damage or "")
     elif found.entries:
-        played = journal_settings(found.entries[0], settings.grace)
+        played = journal_settings(found.entries[0], settings.grace, settings.confirm)
         keep, unreplayable = salvage(played, found.entries)
         controller = resume_kept(played, found.entries, keep, unreplayable)
         loaded = journal.keep(found, keep, unreplayable)
@@ -148,12 +150,12 @@ def open_controller(settings: Settings, journal: Journal | None, log: Log, time:
     return controller, controller.begin(time)
 
 
-def journal_settings(start: dict[str, Any], grace: float = 1.0) -> Settings:
+def journal_settings(start: dict[str, Any], grace: float = 1.0, confirm: bool = False) -> Settings:
     """The settings the journalled match was played with (they win over the configuration).
 
     ``start`` passed ``controller.journal_check``, so every value is known to be good."""
     rules = get_rule_set(start["rules"], dict(start.get("options") or {}))
-    return Settings(rules, start.get("quarter"), start["match_length"], grace)
+    return Settings(rules, start.get("quarter"), start["match_length"], grace, confirm)
 
 
 def records_of_journals(journal: Journal, folder: Path | str, log: Log) -> list[Path]:

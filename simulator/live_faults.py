@@ -13,6 +13,8 @@ warning came when none was due.  Real time costs real seconds: a 30 s stall take
 
 from __future__ import annotations
 
+import dataclasses
+
 import random
 import threading
 import time
@@ -268,7 +270,7 @@ def run_realtime(rules: str, seed: int, faults: list[Fault], *, speed: float = S
         link = BoardLink(board.path, events, clock, lambda line: None, timings=LinkTimings(retry=0.2)).start()
         link.wait_connected(15.0)
         hooks.link = link
-        controller = Controller(settings_for(rules))
+        controller = Controller(dataclasses.replace(settings_for(rules), confirm=True))
         hardware = Hardware(clock=clock, events=events, lights=link, sounder=_Quiet(), sensor=link, dice=[link])
         runner = BoardRunner(controller, hardware, log=lambda line: None)
         apply = runner.apply

@@ -9,6 +9,8 @@ when nothing was wrong.
 
 from __future__ import annotations
 
+import dataclasses
+
 import random
 import statistics
 import time
@@ -143,6 +145,8 @@ class Table:
     ) -> None:
         if link not in LINKS:
             raise ValueError(f"link is one of {', '.join(LINKS)}, not {link!r}")
+        if link == "serial":  # as on a real board: a warning waits for a fresh snapshot
+            settings = dataclasses.replace(settings, confirm=True)
         self.settings = settings
         self.rules = settings.rules
         point = controller.resume_point if controller is not None else None

@@ -51,3 +51,47 @@ def test_a_sensor_fault_is_not_stale() -> None:
     post(s, DeviceEvent(s.now, "board", "sensor fault: zone VII", ok=False))
     s.advance(1.5)
     assert s.warnings() == 1, "the link is up: the wrong board is warned as usual"
+
+
+# -- a board behind a link (Settings.confirm): a warning waits for a fresh snapshot ----------
+
+from controller.machine import CONFIRM_AGAIN, Controller, Phase, Settings  # noqa: E402
+from controller.rules import get_rule_set  # noqa: E402
+from hal.interfaces import BoardSnapshot, SnapshotEvent, TickEvent, ZoneReading  # noqa: E402
+from hal.zones import ZONES  # noqa: E402
+
+from scenario_kit import zones_of  # noqa: E402
+
+
+def board_event(controller: Controller, time: float, moved: dict | None = None) -> SnapshotEvent:
+    counts = zones_of(controller, controller.game.position)
+    counts.update(moved or {})
+    return SnapshotEvent(time, BoardSnapshot(tuple(ZoneReading(*counts.get(zone, (0, 0))) for zone in ZONES)))
+
+
+def test_behind_a_link_a_wrong_board_is_confirmed_by_a_fresh_snapshot_before_the_warning() -> None:
+    controller = Controller(Settings(get_rule_set("trictrac"), confirm=True))
+    controller.begin(0.0)
+    controller.handle(board_event(controller, 0.0))
+    assert controller.phase is Phase.OPENING
+    wrong = {"1": (14, 0), "2": (1, 0)}  # a checker moved before anyone threw
+    out = controller.handle(board_event(controller, 1.0, wrong))
+    assert out.deadline == 2.0 and not out.warning
+    asked = controller.handle(TickEvent(2.0))
+    assert asked.request_snapshot and not asked.warning, "the grace time is over: ask the board first"
+    assert asked.deadline == 2.0 + CONFIRM_AGAIN, "asked again if no snapshot comes"
+    assert not controller.handle(TickEvent(2.5)).request_snapshot
+    again = controller.handle(TickEvent(3.0))
+    assert again.request_snapshot and not again.warning, "the line is quiet: ask again, never warn on a stale board"
+    warned = controller.handle(board_event(controller, 3.01, wrong))
+    assert warned.warning is not None, "the fresh snapshot shows it still wrong: warned"
+
+
+def test_behind_a_link_a_board_put_right_meanwhile_is_never_warned() -> None:
+    controller = Controller(Settings(get_rule_set("trictrac"), confirm=True))
+    controller.begin(0.0)
+    controller.handle(board_event(controller, 0.0))
+    controller.handle(board_event(controller, 1.0, {"1": (14, 0), "2": (1, 0)}))
+    assert controller.handle(TickEvent(2.0)).request_snapshot
+    out = controller.handle(board_event(controller, 2.02))  # the answer: the board stands at the start
+    assert not out.warning and not controller.warning and out.deadline is None
