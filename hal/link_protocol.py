@@ -182,6 +182,7 @@ class LinkProtocol:
         self._snapshot_counter: int | None = None
         self._throw_taken: int | None = None
         self._throw_seen: int | None = None
+        self._device_uptime: int | None = None
         self.tray: tuple[int, int] | None = None
         """What the tray showed in the last DICE."""
         self._faults = RateLimitedLog(self._post_fault)
@@ -211,6 +212,7 @@ class LinkProtocol:
         self._reset(now)
         self.phase = Phase.HANDSHAKE
         self.problem = ""
+        self._device_uptime = None
         return p.DELIMITER + self._frame(p.HELLO_REQUEST, b"", now)
 
     def ask_hello(self, now: float) -> bytes:
@@ -343,6 +345,7 @@ class LinkProtocol:
             self.log.say(now, "hello", f"board link: ignored a HELLO: {error}")
             return None
         self.hello = hello
+        self._device_uptime = None
         return hello
 
     def _handshake_done(self, payload: bytes, now: float) -> bytes:
@@ -374,7 +377,7 @@ class LinkProtocol:
             elif msg_type == p.ERROR:
                 self._on_error(*p.parse_error(payload), now)
             elif msg_type == p.HEARTBEAT:
-                self._on_heartbeat(*p.parse_heartbeat(payload), now)
+                out = self._on_heartbeat(*p.parse_heartbeat(payload), now)
             elif msg_type == p.HELLO:
                 out = self._on_hello(payload, now)
             elif msg_type == p.RAW:
@@ -424,14 +427,24 @@ class LinkProtocol:
             self._post(DiceEvent(now, dice, DiceKind.TRAY, throw))
         return self._frame(p.DICE_ACK, p.dice_ack_payload(throw), now)
 
-    def _on_heartbeat(self, _uptime: int, counter: int | None, throw: int | None, now: float) -> None:
-        """The board's counters: one that moved past what came means a frame was lost."""
-        if counter is None or self._asked_at is not None:
-            return
+    def _on_heartbeat(self, uptime: int, counter: int | None, throw: int | None, now: float) -> bytes:
+        """The board's counters: one that moved past what came means a frame was lost; an
+        uptime that went back means the board restarted (its HELLO was lost): as on a HELLO."""
+        if counter is None:
+            return b""
+        last, self._device_uptime = self._device_uptime, uptime
+        if last is not None and uptime < last and last - uptime < 0x80000000:  # not the 49-day wrap
+            self.log.say(now, "restart", "board link: the board's uptime went back: it restarted; lights and board asked again")
+            self._snapshot_counter = None
+            out = self._ask_snapshot(now)
+            return out + self._send_lights(now) if self._lights is not None else out
+        if self._asked_at is not None:
+            return b""
         if counter != self._snapshot_counter or (throw is not None and throw != self._throw_seen):
             self.stats.gaps += 1
             self.log.say(now, "gap", "board link: the board's heartbeat shows a frame that never came: asking again")
             self._wants_snapshot = True
+        return b""
 
     def _on_ack(self, seq: int, status: int, now: float) -> None:
         pending = self.pending.pop(seq, None)

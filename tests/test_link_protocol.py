@@ -78,14 +78,19 @@ class LinkUnderFaults(RuleBasedStateMachine):
         self.to_device.send(self.protocol.connection_made(self.now))
 
     @property
+    def uptime_ms(self) -> int:
+        return self.now_ms - self._boot_ms
+
+    @property
     def now(self) -> float:
         return self.now_ms / 1000
 
     def _boot_device(self) -> None:
         self.boot += 1
-        self.device = Device(BoardLogic(self.layout, calibration()), first_throw=self.rng.getrandbits(16), now_ms=self.now_ms)
+        self._boot_ms = self.now_ms  # a Pico counts its uptime from its boot
+        self.device = Device(BoardLogic(self.layout, calibration()), first_throw=self.rng.getrandbits(16), now_ms=0)
         self._seen_throw = self.device.throw
-        self.to_pi.send(self.device.boot(self.now_ms))
+        self.to_pi.send(self.device.boot(self.uptime_ms))
 
     # -- time passing -------------------------------------------------------------------------
     def scan(self, deliver: bool = True) -> None:
@@ -93,7 +98,7 @@ class LinkUnderFaults(RuleBasedStateMachine):
         self.now_ms += SCAN_MS
         if deliver:
             self.deliver()
-        self.to_pi.send(self.device.tick(self.board.scan(), self.now_ms))
+        self.to_pi.send(self.device.tick(self.board.scan(), self.uptime_ms))
         if self.device.throw != self._seen_throw:  # a throw the device just reported
             self._seen_throw = self.device.throw
             self.throws.append((self.boot, self.device.throw, self.device._throw_dice))
@@ -107,7 +112,7 @@ class LinkUnderFaults(RuleBasedStateMachine):
         pending = self.device.throw_pending
         data = self.to_device.take_all()
         if data:
-            self.to_pi.send(self.device.receive(data, self.now_ms))
+            self.to_pi.send(self.device.receive(data, self.uptime_ms))
         if pending and not self.device.throw_pending:
             self.acked.add((self.boot, self.device.throw))
         data = self.to_pi.take_all()
@@ -314,3 +319,17 @@ def test_a_throw_is_taken_only_after_the_board_it_follows():
     before = [e for e in order[:roll] if isinstance(e, SnapshotEvent)][-1]
     assert before.snapshot.readings[5].white == 3, "the board of the finished play came before the roll"
     assert [e.dice for e in machine.events if isinstance(e, DiceEvent)] == [(1, 2), (6, 6)]
+
+
+def test_a_reboot_whose_hello_is_lost_is_seen_in_the_heartbeat_and_the_lights_come_back():
+    machine = LinkUnderFaults()
+    machine.start(seed=11)
+    machine.to_device.send(machine.protocol.show(bytes(56), machine.now))
+    machine.calm(0.5)
+    assert machine.device.counts.get(p.LEDS) == 1
+    machine._boot_device()
+    machine.to_pi.pieces.clear()  # its HELLO is lost
+    machine.calm(2.5)
+    assert machine.device.counts.get(p.LEDS) == 1, "the rebooted board was sent the lights again"
+    assert machine.protocol.connected
+    machine.teardown()
