@@ -365,7 +365,7 @@ class Controller(ResumeSteps):
             return self._output(log=("dice: no clear roll in the tray",), message="Throw the dice again")
         a, b = event.dice
         if self._window is not None and self.phase is not Phase.SETUP:
-            resumed = self._resume_dice(time, Roll(a, b))
+            resumed = self._resume_dice(time, Roll(a, b), numbered=event.throw is not None)
             if resumed is not None:
                 return resumed
         if self.phase is Phase.SETUP:

@@ -156,12 +156,14 @@ class ResumeSteps:
         self._warning = False
         return self._guide_restore(time)
 
-    def _resume_dice(self, time: float, roll: Roll) -> Output | None:
+    def _resume_dice(self, time: float, roll: Roll, numbered: bool = False) -> Output | None:
         """Dice after a restart: the tray still showing the journal's roll, or a roll thrown
-        since that may explain the board; None to handle the roll as usual."""
+        since that may explain the board; None to handle the roll as usual.  ``numbered``: the
+        board numbered the throw (protocol v2), and one already taken never reaches here, so
+        it is a new throw even with the journal's numbers."""
         window = self._window
         assert window is not None
-        stale = window.is_stale(roll, time)
+        stale = window.is_stale(roll, time) and not numbered
         window.dice = roll
         wrong = self._verdict is not None and self._verdict.kind is Kind.WRONG
         wrong = wrong and self.phase in (Phase.MOVING, Phase.AWAIT_ROLL)
