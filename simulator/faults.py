@@ -294,6 +294,8 @@ class FaultPlan:
         self._throw: _Throw | None = None
         self._throw_dice: Callable[[int, int], None] | None = None
         self._queued: list[tuple[int, int]] = []
+        self._reboots: set[int] = set()
+        """Drop-reboot faults (by id) whose reboot is already scheduled."""
         self.waited = 0.0
         """Seconds the players spent waiting for the board to take a throw."""
 
@@ -325,9 +327,9 @@ class FaultPlan:
         """A drop-reboot fault hit: the device reboots 0.3 s later, and the dropping ends."""
         table = self._table
         assert table is not None
-        if getattr(fault, "_scheduled", False):
+        if id(fault) in self._reboots:
             return
-        fault._scheduled = True  # type: ignore[attr-defined]
+        self._reboots.add(id(fault))
 
         def reboot() -> None:
             fault.fired.append(table.sim.clock.now())  # done: no more frames dropped

@@ -98,18 +98,17 @@ class LiveFaults:
         self._read, self._write, self._tick, self._set_dice = device.read, device.write, device.tick, device.throw
         device.read, device.write, device.tick = self._read_hook, self._write_hook, self._tick_hook  # type: ignore[method-assign]
         device.throw = self._thrown  # type: ignore[method-assign]
-        table, throw = board.table, board.table._throw
+        table = board.table
 
-        def looking(a: int, b: int, answer: float) -> Iterator[float]:
-            """The player throws, then looks at the board until it has taken the throw (a
-            light change alone, as after a reboot, is not enough), at most PATIENCE s."""
-            yield from throw(a, b, answer)
+        def looking() -> Iterator[float]:
+            """After the throw the player looks at the board until it has taken it (a light
+            change alone, as after a reboot, is not enough), at most PATIENCE s."""
             started = time.monotonic()
             while self._pending() and time.monotonic() - started < PATIENCE:
                 yield LOOK * table.speed
             self.waited += time.monotonic() - started
 
-        table._throw = looking  # type: ignore[method-assign]
+        table.after_throw = looking
 
     def now(self) -> float:
         return time.monotonic() - self.started

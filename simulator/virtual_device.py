@@ -301,6 +301,8 @@ class LiveTable:
         self.rng = random.Random(f"{seed}/live")
         self.behaviour = Behaviour(illegal_rate=illegal_rate)
         self.players = (STRATEGIES[players](), STRATEGIES[players]())
+        self.after_throw: Callable[[], Iterator[float]] | None = None
+        """What a player does once the dice have landed (a fault run: wait until the board takes them)."""
         self._started = time.monotonic()
         self._warnings: list[tuple[float, Sound]] = []
         self._lights_changed = threading.Event()
@@ -382,6 +384,8 @@ class LiveTable:
         yield max(TUMBLE, MIN_TUMBLE * self.speed)  # out of the pockets for a few scans, whatever the speed
         self.device.throw((a, b))
         self._wait_for(lambda: self.device.lights != before, answer)
+        if self.after_throw is not None:
+            yield from self.after_throw()
 
     def _game(self, number: int) -> Iterator[float]:
         from controller.rules.game import Game
