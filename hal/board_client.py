@@ -9,7 +9,7 @@ until the board answers or its timeout passes; LinkError names what went wrong.
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 
 from firmware import protocol as p
 from firmware.classify import Calibration
@@ -36,11 +36,13 @@ class BoardClient:
         """``count`` whole raw scans (every sensor's reading, sensor order), raw mode on meanwhile."""
         link = self.link
 
-        def collect(protocol: LinkProtocol, _now: float) -> tuple[None, bytes]:
-            protocol.raw_wanted, protocol.raw_scans = count, []
-            return None, b""
+        def want(wanted: int) -> Callable[[LinkProtocol, float], tuple[None, bytes]]:
+            def step(protocol: LinkProtocol, _now: float) -> tuple[None, bytes]:
+                protocol.raw_wanted, protocol.raw_scans = wanted, ([] if wanted else protocol.raw_scans)
+                return None, b""
+            return step
 
-        link.exchange(collect, connected=False)
+        link.exchange(want(count), connected=False)
         try:
             self.set_raw_mode(True)
             if not link.wait_until(lambda: len(link.protocol.raw_scans) >= count, timeout):
@@ -48,7 +50,7 @@ class BoardClient:
                 raise LinkError(f"{link.url}: only {got} of {count} raw scans came in {timeout:g} s")
             return [list(scan) for scan in link.protocol.raw_scans[:count]]
         finally:
-            link.exchange(lambda protocol, _now: (setattr(protocol, "raw_wanted", 0), b""), connected=False)
+            link.exchange(want(0), connected=False)
             if link.state is LinkState.CONNECTED:
                 try:
                     self.set_raw_mode(False)
@@ -96,7 +98,11 @@ class BoardClient:
     def show_test(self, colour: LightColour, mode: LightMode = LightMode.STEADY, timeout: float = 2.0) -> None:
         """Light every zone in one colour (``trictrac doctor``); the next ``show`` restores the game's lights."""
         code = (p.COLOUR_CODES[colour.value], p.MODE_CODES[mode.value])
-        self.link.exchange(lambda protocol, _now: (protocol.lights_replaced(), b""), connected=False)
+        def replaced(protocol: LinkProtocol, _now: float) -> tuple[None, bytes]:
+            protocol.lights_replaced()
+            return None, b""
+
+        self.link.exchange(replaced, connected=False)
         self._command(p.LEDS, p.leds_payload([code] * len(ZONES)), timeout)
 
     def _command(self, msg_type: int, payload: bytes, timeout: float) -> None:

@@ -47,21 +47,28 @@ class RateLimitedLog:
         self._buckets: dict[str, tuple[float, float, int]] = {}
         self.suppressed = 0
 
-    def say(self, now: float, kind: str, line: str) -> bool:
-        """Log ``line`` unless its kind is over its rate; True if it was logged."""
+    def admit(self, now: float, kind: str, line: str) -> str | None:
+        """``line`` (naming how many like it were held back) if its kind is within its rate, else None."""
         tokens, last, held = self._buckets.pop(kind, (float(self.burst), now, 0))
         tokens = min(float(self.burst), tokens + max(0.0, now - last) * self.per_second)
         if tokens < 1.0:
             self._buckets[kind] = (tokens, now, held + 1)
             self.suppressed += 1
             self._trim()
-            return False
+            return None
         if held:
             line += f" ({held} more like it held back)"
         self._buckets[kind] = (tokens - 1.0, now, 0)
         self._trim()
+        return line
+
+    def say(self, now: float, kind: str, line: str) -> bool:
+        """Log ``line`` unless its kind is over its rate; True if it was logged."""
+        admitted = self.admit(now, kind, line)
+        if admitted is None:
+            return False
         try:
-            self._log(line)
+            self._log(admitted)
         except Exception:  # noqa: BLE001 - the link outlives a broken logger
             pass
         return True

@@ -185,8 +185,9 @@ class LinkProtocol:
         self._device_uptime: int | None = None
         self.tray: tuple[int, int] | None = None
         """What the tray showed in the last DICE."""
-        self._faults = RateLimitedLog(self._post_fault)
-        self._fault_time = 0.0
+        self._faults = RateLimitedLog(log)
+        """The same limit for the device faults shown to the player (``admit`` only)."""
+        self._wants_snapshot = False
         # the calibration client's collections (bounded)
         self.errors: deque[tuple[int, str]] = deque(maxlen=MAX_ERRORS)
         self.raw_wanted = 0
@@ -462,11 +463,9 @@ class LinkProtocol:
         if code in (p.BAD_FRAME, p.UNKNOWN_MESSAGE):  # link noise: the resends deal with it
             return
         # a device fault for the player, but a flood of them must not flood the board's messages
-        self._fault_time = now
-        self._faults.say(now, "faults", f"{name}: {text}" if text else name)
-
-    def _post_fault(self, message: str) -> None:
-        self._post(DeviceEvent(self._fault_time, DEVICE, message, ok=False))
+        message = self._faults.admit(now, "faults", f"{name}: {text}" if text else name)
+        if message is not None:
+            self._post(DeviceEvent(now, DEVICE, message, ok=False))
 
     def _on_hello(self, payload: bytes, now: float) -> bytes:
         """A HELLO while connected: the board restarted, so it lost the lights and the snapshot owed."""
@@ -539,8 +538,7 @@ class LinkProtocol:
             self._post(DeviceEvent(now, DEVICE, message, ok=False))
 
     def _fail_pending(self) -> None:
-        for pending in getattr(self, "pending", {}).values():
+        for pending in self.pending.values():
             pending.failed = pending.done = True
         self.pending = {}
 
-    _wants_snapshot = False
