@@ -11,14 +11,39 @@ and recorded stays exact across restarts.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Generator
+from typing import Generator, Protocol
 
+from controller.machine import Controller
 from controller.resume import replayed_game, same_roll
+from controller.rules.base import RuleSet
 from controller.rules.game import Game
-from controller.rules.values import Play, Position, Roll
+from controller.rules.values import Colour, Play, Position, Roll
 
-if TYPE_CHECKING:
-    from .table import Table
+from .hardware import SimulatedHardware
+from .players import Strategy
+
+
+class _Ledger(Protocol):
+    plays_made: int
+
+
+class Table(Protocol):
+    """What a restart needs of the simulated table (``simulator.table.Table``), named here so
+    this module does not import the table that imports it."""
+
+    rules: RuleSet
+    controller: Controller
+    sim: SimulatedHardware
+    players: dict[Colour, Strategy]
+    restart_moves: bool
+    truth: list[Game]
+    replayed: list[int]
+    partial: tuple[Play, int] | None
+
+    @property
+    def report(self) -> _Ledger: ...
+
+    def throw(self, a: int, b: int) -> None: ...
 
 
 def resume_truth(table: Table) -> Game:

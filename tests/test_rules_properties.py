@@ -33,6 +33,7 @@ from controller.rules import (
     Play,
     Position,
     Roll,
+    TurnInProgress,
     get_rule_set,
 )
 from controller.rules.game import Game
@@ -496,7 +497,7 @@ def test_turn_in_progress_any_order(case, rnd):
                 continue
             assert applied == after, f"order {order} leaves another position"
             assert rules.is_legal(position, roll, Play(order))
-            turn = rules.turn(position, roll)
+            turn = TurnInProgress(rules, position, roll)
             trail = [turn.position]
             for move in order:
                 assert not turn.is_complete
@@ -528,7 +529,7 @@ def test_turn_in_progress_random_walk(case, rnd):
     allow; a turn with no legal play offers nothing."""
     rules, position, roll = case
     results = rules.legal_results(position, roll)
-    turn = rules.turn(position, roll)
+    turn = TurnInProgress(rules, position, roll)
     assert turn.passes is (not results)
     assert set(turn.legal_plays) == set(results.values())
     if not results:

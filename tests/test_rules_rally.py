@@ -25,6 +25,7 @@ from controller.rules import (
     Move,
     Play,
     Position,
+    TurnInProgress,
     get_rule_set,
 )
 
@@ -371,7 +372,7 @@ FIRST_MOVE_CASES = [
 
 @pytest.mark.parametrize("name,pos,roll,moves", FIRST_MOVE_CASES)
 def test_first_moves(name, pos, roll, moves):
-    turn = rules(name).turn(pos, R(roll))
+    turn = TurnInProgress(rules(name), pos, R(roll))
     assert {(m.frm, m.to, m.die) for m in turn.legal_moves()} == moves
     assert turn.passes is (not moves)
 

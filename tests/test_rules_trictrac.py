@@ -24,6 +24,7 @@ from controller.rules import (
     Move,
     Play,
     Position,
+    TurnInProgress,
     get_rule_set,
 )
 
@@ -226,7 +227,7 @@ FIRST_MOVE_CASES = [
 @pytest.mark.parametrize("name", BOTH)
 @pytest.mark.parametrize("pos,roll,moves", FIRST_MOVE_CASES)
 def test_first_moves(name, pos, roll, moves):
-    turn = get_rule_set(name).turn(pos, R(roll))
+    turn = TurnInProgress(get_rule_set(name), pos, R(roll))
     assert {(m.frm, m.to, m.die) for m in turn.legal_moves()} == moves
 
 
@@ -237,7 +238,7 @@ def test_first_moves(name, pos, roll, moves):
     pytest.param({8: 1}, {12, 8, 7}, id="2.2-destinations-blot-on-intermediate"),
 ])
 def test_destinations(name, theirs, dests):
-    turn = get_rule_set(name).turn(P({13: 1}, theirs), R("51"))
+    turn = TurnInProgress(get_rule_set(name), P({13: 1}, theirs), R("51"))
     assert set(turn.destinations(13)) == dests
 
 

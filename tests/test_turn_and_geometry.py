@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.rules import BLACK, OFF, WHITE, IllegalPlayError, Move, Position, Roll, get_rule_set
+from controller.rules import BLACK, OFF, WHITE, IllegalPlayError, Move, Position, Roll, TurnInProgress, get_rule_set
 from controller.rules.geometry import LINES, QUARTERS, rally_geometry, trictrac_geometry
 
 TRICTRAC = get_rule_set("trictrac")
@@ -13,7 +13,7 @@ START = TRICTRAC.start_position()
 
 
 def test_first_moves_and_destinations_at_the_start() -> None:
-    turn = TRICTRAC.turn(START, Roll(5, 1))
+    turn = TurnInProgress(TRICTRAC, START, Roll(5, 1))
     # 5s: 13/8 and 8/3 (6/1 is closed by Black's 24-point); 1s: 24/23, 8/7, 6/5 (13/12 closed)
     assert set(turn.legal_moves()) == {
         Move(13, 8, 5), Move(8, 3, 5), Move(24, 23, 1), Move(8, 7, 1), Move(6, 5, 1)
@@ -25,10 +25,10 @@ def test_first_moves_and_destinations_at_the_start() -> None:
 
 
 def test_moves_in_any_order_complete_the_same_play() -> None:
-    one = TRICTRAC.turn(START, Roll(5, 1))
+    one = TurnInProgress(TRICTRAC, START, Roll(5, 1))
     one.move(13, 8)
     one.move(24, 23)
-    two = TRICTRAC.turn(START, Roll(5, 1))
+    two = TurnInProgress(TRICTRAC, START, Roll(5, 1))
     two.move(24, 23)
     two.move(13, 8)
     assert one.is_complete and two.is_complete
@@ -37,7 +37,7 @@ def test_moves_in_any_order_complete_the_same_play() -> None:
 
 
 def test_pop_takes_back_and_push_refuses_dead_ends() -> None:
-    turn = TRICTRAC.turn(START, Roll(6, 6))
+    turn = TurnInProgress(TRICTRAC, START, Roll(6, 6))
     before = turn.position
     turn.move(24, 18)
     assert turn.remaining_dice == (6, 6, 6)
@@ -56,14 +56,14 @@ def test_a_move_that_leaves_only_shorter_plays_is_refused() -> None:
         {8: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 1, 13: 4}, white_bar=1
     )  # White enters on 24-d: Black's own 1-6 are White's 24-19; 19 (Black 6) is a blot
     TRICTRAC.validate(position)
-    turn = TRICTRAC.turn(position, Roll(6, 1))
+    turn = TurnInProgress(TRICTRAC, position, Roll(6, 1))
     assert set(turn.legal_moves()) == {Move(25, 19, 6, True)}  # die 1 -> 24 is closed
     turn.push(Move(25, 19, 6, True))
     assert set(turn.legal_moves()) == {Move(19, 18, 1), Move(8, 7, 1)}
 
 
 def test_complete_turn_and_incomplete_result() -> None:
-    turn = TRICTRAC.turn(START, Roll(3, 1))
+    turn = TurnInProgress(TRICTRAC, START, Roll(3, 1))
     turn.move(8, 5)
     with pytest.raises(IllegalPlayError, match="more must be played"):
         turn.result()
@@ -74,7 +74,7 @@ def test_complete_turn_and_incomplete_result() -> None:
 
 def test_bear_off_destination_is_off() -> None:
     position = Position.from_counts({3: 2}, {24: 15}, white_off=13)
-    turn = TRICTRAC.turn(position, Roll(5, 4))
+    turn = TurnInProgress(TRICTRAC, position, Roll(5, 4))
     assert turn.destinations(3) == (OFF,)
     turn.move(3, OFF)
     turn.move(3, OFF)
@@ -82,7 +82,7 @@ def test_bear_off_destination_is_off() -> None:
 
 
 def test_rally_turn_must_enter() -> None:
-    turn = RALLY.turn(RALLY.start_position(), Roll(6, 5))
+    turn = TurnInProgress(RALLY, RALLY.start_position(), Roll(6, 5))
     # the only checkers are in the pool: the first move is an entry
     assert {m.frm for m in turn.legal_moves()} == {25}
 

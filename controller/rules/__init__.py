@@ -24,10 +24,12 @@ from .values import (
 )
 from .trictrac import Backgammon, Trictrac  # importing registers trictrac, backgammon
 from .rally import Rally, RallyHitting  # and rally, rally-hitting
+from .turn import TurnInProgress, TurnMap
 
 __all__ = [
     "BAR", "BLACK", "CHECKERS", "OFF", "WHITE", "Backgammon", "Colour", "GameResult",
     "IllegalPlayError", "Move", "Opening", "Play", "Point", "Position", "PositionError",
-    "Rally", "RallyHitting", "Roll", "RuleSet", "RulesError", "Trictrac", "UnknownRuleSetError",
+    "Rally", "RallyHitting", "Roll", "RuleSet", "RulesError", "Trictrac", "TurnInProgress", "TurnMap",
+    "UnknownRuleSetError",
     "get_rule_set", "register", "rule_set_names",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, ClassVar, Mapping
+from typing import ClassVar, Mapping
 
 from . import state as st
 from .geometry import Geometry, trictrac_geometry
@@ -28,9 +28,6 @@ from .values import (
     Roll,
     UnknownRuleSetError,
 )
-
-if TYPE_CHECKING:
-    from .turn import TurnInProgress
 
 Path = tuple[Move, ...]
 
@@ -141,12 +138,18 @@ class RuleSet:
                     raise PositionError("both players cannot have borne off all their checkers")
         return position
 
-    def _pack(self, position: Position) -> int:
+    # -- packed boards (controller.rules.state) ----------------------------------------
+    def board_key(self, position: Position) -> int:
+        """The packed board of ``position`` seen by its mover: the key the generator works on."""
         mover = position.side(position.turn)
         return st.pack(mover, position.side(position.turn.opponent), self.MIRRORED)
 
-    def _unpack(self, state: int, mover: Colour) -> Position:
-        mine, theirs = st.unpack(state, self.MIRRORED)
+    _pack = board_key
+    """Old private name, kept only until controller/tracking.py (being rewritten) calls ``board_key``."""
+
+    def position_of(self, key: int, mover: Colour) -> Position:
+        """The position a packed board (seen by ``mover``) stands for, ``mover`` to move."""
+        mine, theirs = st.unpack(key, self.MIRRORED)
         if mover is WHITE:
             return Position(mine, theirs, mover)
         return Position(theirs, mine, mover)
@@ -156,8 +159,8 @@ class RuleSet:
         """May a checker on ``point`` (1-6) leave the board with ``die``?"""
         raise NotImplementedError
 
-    def _entry_limit(self, roll: Roll) -> int | None:
-        """How many checkers one turn may enter, or None for no limit."""
+    def entry_limit(self, roll: Roll) -> int | None:
+        """How many checkers one turn may enter, or None for no limit (a hook: the rally limits)."""
         return None
 
     def _play_allowed(self, start: int, end: int) -> bool:
@@ -165,12 +168,14 @@ class RuleSet:
         return True
 
     # -- the generator -----------------------------------------------------------------
-    def _moves(self, state: int, die: int, min_bar: int, top: int = BAR) -> list[tuple[Move, int]]:
-        """Every single move of ``die`` from ``state``, with the state it leaves.
+    def single_moves(self, key: int, die: int, min_bar: int = -1, top: int = BAR) -> list[tuple[Move, int]]:
+        """Every single move of ``die`` from the packed board ``key``, with the key it leaves.
 
         Entries are allowed only while the bar holds more than ``min_bar`` checkers; only
         checkers on points up to ``top`` move (doubles are generated high point first).
+        Dice-usage rules are not applied here: see ``final_plays``.
         """
+        state = key
         out: list[tuple[Move, int]] = []
         unit = st.UNIT
         shift = st.SHIFT
@@ -198,9 +203,13 @@ class RuleSet:
                 out.append((moves[point][die][0], state - unit[point] + 1))
         return out
 
-    def _final_plays(self, start: int, roll: Roll) -> tuple[int, dict[int, Path]]:
-        """The legal plays as ``(dice used, {end state: moves})``; ``(0, {})`` if the turn passes."""
-        limit = self._entry_limit(roll)
+    def final_plays(self, key: int, roll: Roll) -> tuple[int, dict[int, Path]]:
+        """The legal plays from the packed board ``key`` as ``(dice used, {end key: moves})``.
+
+        One play per distinct end board; ``(0, {})`` if the turn passes.
+        """
+        start = key
+        limit = self.entry_limit(roll)
         bar0 = (start >> st.BAR_SHIFT) & 15
         min_bar = -1 if limit is None else bar0 - limit
         allowed = self._play_allowed
@@ -215,7 +224,7 @@ class RuleSet:
                 nxt: dict[int, Path] = {}
                 for node, path in frontier.items():
                     top = path[-1].frm if path else BAR
-                    for move, child in self._moves(node, die, min_bar, top):
+                    for move, child in self.single_moves(node, die, min_bar, top):
                         known = nxt.get(child)
                         if known is None or known[-1].frm < move.frm:
                             nxt[child] = path + (move,)
@@ -231,13 +240,13 @@ class RuleSet:
         a, b = roll.first, roll.second
         first: dict[tuple[int, int], Path] = {}
         for die, rest in ((a, b), (b, a)):
-            for move, child in self._moves(start, die, min_bar):
+            for move, child in self.single_moves(start, die, min_bar):
                 key = (child, rest)
                 if key not in first:
                     first[key] = (move,)
         second: dict[int, Path] = {}
         for (node, rest), path in first.items():
-            for move, child in self._moves(node, rest, min_bar):
+            for move, child in self.single_moves(node, rest, min_bar):
                 if child not in second:
                     second[child] = path + (move,)
         plays = {s: p for s, p in second.items() if allowed(start, s)}
@@ -254,18 +263,18 @@ class RuleSet:
     # -- public API ---------------------------------------------------------------------
     def legal_plays(self, position: Position, roll: Roll) -> tuple[Play, ...]:
         """Every legal play, one per distinct resulting position; empty when the turn passes."""
-        _, plays = self._final_plays(self._pack(position), roll)
+        _, plays = self.final_plays(self.board_key(position), roll)
         return tuple(Play(path) for path in plays.values())
 
     def legal_results(self, position: Position, roll: Roll) -> dict[Position, Play]:
         """The legal plays keyed by the position each leaves (the opponent to move)."""
-        _, plays = self._final_plays(self._pack(position), roll)
+        _, plays = self.final_plays(self.board_key(position), roll)
         mover = position.turn
-        return {self._unpack(s, mover).with_turn(mover.opponent): Play(p) for s, p in plays.items()}
+        return {self.position_of(s, mover).with_turn(mover.opponent): Play(p) for s, p in plays.items()}
 
     def _step(self, state: int, move: Move, min_bar: int = -1) -> tuple[Move, int]:
         """Apply one move by its origin and die, checking only that the checker may go there."""
-        for made, child in self._moves(state, move.die, min_bar):
+        for made, child in self.single_moves(state, move.die, min_bar):
             if made.frm == move.frm:
                 if made.to != move.to:
                     break
@@ -277,15 +286,15 @@ class RuleSet:
 
         This checks every single move but not the dice-usage rule: see ``is_legal``.
         """
-        state = self._pack(position)
+        state = self.board_key(position)
         for move in play.moves:
             state = self._step(state, move)[1]
-        return self._unpack(state, position.turn).with_turn(position.turn.opponent)
+        return self.position_of(state, position.turn).with_turn(position.turn.opponent)
 
     def take_back(self, position: Position, play: Play) -> Position:
         """Undo ``play``: the position before it, with its mover to move again."""
         mover = position.turn.opponent
-        state = self._pack(position.with_turn(mover))
+        state = self.board_key(position.with_turn(mover))
         for move in reversed(play.moves):
             if not (state >> st.SHIFT[move.to]) & 15:
                 raise IllegalPlayError(f"cannot take back {move}: no checker on {move.to}")
@@ -294,7 +303,7 @@ class RuleSet:
                 if not (state >> st.SHIFT[26 + BAR]) & 15:
                     raise IllegalPlayError(f"cannot take back the hit of {move}: no checker to return")
                 state += st.UNIT[26 + move.to] - st.OPP_BAR_UNIT
-        return self.validate(self._unpack(state, mover))
+        return self.validate(self.position_of(state, mover))
 
     def is_legal(self, position: Position, roll: Roll, play: Play) -> bool:
         """Is ``play`` one of the legal plays for ``roll``?"""
@@ -302,8 +311,8 @@ class RuleSet:
 
     def legal_play_for(self, position: Position, roll: Roll, play: Play) -> Play | None:
         """The canonical legal play that leaves the same position as ``play``, if any."""
-        start = self._pack(position)
-        used, plays = self._final_plays(start, roll)
+        start = self.board_key(position)
+        used, plays = self.final_plays(start, roll)
         if len(play.moves) != used:
             return None
         if used == 0:
@@ -321,12 +330,6 @@ class RuleSet:
             return None
         found = plays.get(state)
         return Play(found) if found is not None else None
-
-    def turn(self, position: Position, roll: Roll) -> "TurnInProgress":
-        """A turn in progress for ``roll`` from ``position``."""
-        from .turn import TurnInProgress
-
-        return TurnInProgress(self, position, roll)
 
     # -- end of game -------------------------------------------------------------------------
     def result(self, position: Position) -> GameResult | None:

@@ -46,7 +46,8 @@ class Rally(RuleSet):
         # RULES.md 3.2 option and 3.4.8: a higher die from the highest point, nothing behind
         return self._options["bear_off_higher"] and not state & st.ABOVE_ALL[point]
 
-    def _entry_limit(self, roll: Roll) -> int:
+    def entry_limit(self, roll: Roll) -> int:
+        """RULES.md 3.2: one checker enters a turn, two on a double."""
         return 2 if roll.is_double else 1
 
     def forbidden_blocks(self, state: int) -> int:

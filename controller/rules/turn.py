@@ -8,13 +8,12 @@ so any order of the same moves is accepted.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable
 
 from . import state as st
+from .reach import Explanation, Reach
+from .base import RuleSet
 from .values import IllegalPlayError, Move, Play, Point, Position, Roll
-
-if TYPE_CHECKING:
-    from .base import RuleSet
 
 Node = tuple[int, tuple[int, ...]]
 """A packed board and the dice still to play (sorted, high first)."""
@@ -135,10 +134,10 @@ class TurnMap:
         self.position = rules.validate(position)
         self.roll = roll
         self.mover = position.turn
-        self.start = rules._pack(position)
-        self.dice_to_use, finals = rules._final_plays(self.start, roll)
+        self.start = rules.board_key(position)
+        self.dice_to_use, finals = rules.final_plays(self.start, roll)
         self._finals = {state: Play(path) for state, path in finals.items()}
-        limit = rules._entry_limit(roll)
+        limit = rules.entry_limit(roll)
         self._min_bar = -1 if limit is None else ((self.start >> st.BAR_SHIFT) & 15) - limit
         all_dice = tuple(sorted(roll.dice, reverse=True))
         self.start_node: Node = (self.start, all_dice)
@@ -162,6 +161,7 @@ class TurnMap:
         self._states: dict[int, list[Node]] = {}
         for node in good:
             self._states.setdefault(node[0], []).append(node)
+        self._reach: Reach | None = None
 
     def _children(self, node: Node) -> list[tuple[Move, Node]]:
         state, dice = node
@@ -170,7 +170,7 @@ class TurnMap:
             if i and dice[i - 1] == die:
                 continue
             rest = dice[:i] + dice[i + 1:]
-            for move, child in self.rules._moves(state, die, self._min_bar):
+            for move, child in self.rules.single_moves(state, die, self._min_bar):
                 out.append((move, (child, rest)))
         return out
 
@@ -185,7 +185,7 @@ class TurnMap:
 
     def position_of(self, key: int) -> Position:
         """The position a legal key stands for, the mover still to move."""
-        return self.rules._unpack(key, self.mover)
+        return self.rules.position_of(key, self.mover)
 
     # -- queries --------------------------------------------------------------------------------
     @property
@@ -263,3 +263,18 @@ class TurnMap:
         """The dice not yet used on the way to this board (the longest such list)."""
         nodes = self._states.get(key, ())
         return max((node[1] for node in nodes), key=len, default=())
+
+    def next_keys(self, key: int) -> tuple[int, ...]:
+        """The legal boards one more move on from legal board ``key``."""
+        seen: dict[int, None] = {}
+        for node in self._states.get(key, ()):
+            for _, child in self.good_children(node):
+                seen[child[0]] = None
+        return tuple(seen)
+
+    def explain(self, board: int, prefer: int | None = None) -> Explanation | None:
+        """The legal state that explains ``board`` with checkers in hand and hits under way
+        (``controller.rules.reach``); the index is built the first time it is needed."""
+        if self._reach is None:
+            self._reach = Reach(self)
+        return self._reach.explain(board, prefer)
