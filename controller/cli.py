@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Sequence, TextIO
 
 from . import cli_args
 from .inputs import InputError, check_journal_path, check_records_folder, read_input, read_lines
+from .journal_entries import TurnEntry
 from .notation.bounded_json import JsonInputError, load_json
 from .notation.diagram import draw
 from .notation.moves import format_play
@@ -273,9 +274,10 @@ def _run_simulated(args, config, controller, begin, journal, say, out, stdin) ->
 
 def _report(output: "Output", say, now: float, last: list[str], verbose: bool) -> None:  # type: ignore[no-untyped-def]
     """Print the turns the board records, its warnings, and with ``verbose`` every message."""
-    for entry in output.journal:
-        if entry["type"] == "turn":
-            say(f"  {entry['colour'].capitalize()} {entry['roll'][0]}{entry['roll'][1]}: {entry['play'] or '(no move)'}")
+    for entry in output.entries:
+        if isinstance(entry, TurnEntry):
+            roll = entry.roll
+            say(f"  {entry.colour.value.capitalize()} {roll.first}{roll.second}: {entry.notation or '(no move)'}")
     message = output.frame.message
     if output.warning or (verbose and message != last[0]):
         say(f"  [{now:8.1f} s] {'WARNING: ' if output.warning else ''}{message}")

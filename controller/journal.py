@@ -23,6 +23,7 @@ from typing import Any, Iterable
 
 from .files import fsync_dir, write_atomic
 from .journal_check import parse_line
+from .journal_entries import StartEntry, decode
 
 
 class JournalError(ValueError):
@@ -84,7 +85,7 @@ class Journal:
             return self.set_aside_whole(found.whole)
         return self.keep(found, list(range(len(found.entries))), {})
 
-    def first_entry(self) -> dict[str, Any] | None:
+    def first_entry(self) -> StartEntry | None:
         """The journal's ``start`` entry if its first line is a good one (reads one line)."""
         try:
             with open(self.path, "rb") as handle:
@@ -92,7 +93,8 @@ class Journal:
         except OSError:
             return None
         entry, _ = parse_line(raw)
-        return entry if entry is not None and entry.get("type") == "start" else None
+        start = decode(entry) if entry is not None and entry.get("type") == "start" else None
+        return start if isinstance(start, StartEntry) else None
 
     # -- setting damage aside -------------------------------------------------------------------
     def set_aside_whole(self, problem: str) -> Loaded:

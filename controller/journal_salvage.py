@@ -13,10 +13,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from .journal_entries import (
+    Entry, GameEntry, GameOverEntry, OpeningEntry, RollEntry, StartEntry, TakebackEntry, TurnEntry, UnknownEntryType,
+    decode, type_of,
+)
 from .machine import Controller, ResumeError, Settings
 from .notation.position_json import position_to_json
+from .resume import same_roll
 from .rules.game import Match, TurnRecord
-from .rules.values import Move, Play, Roll, RulesError
+from .rules.values import Roll, RulesError
 
 
 def salvage(settings: Settings, entries: list[dict[str, Any]]) -> tuple[list[int], dict[int, str]]:
@@ -26,7 +31,9 @@ def salvage(settings: Settings, entries: list[dict[str, Any]]) -> tuple[list[int
     problems: dict[int, str] = {}
     for index, entry in enumerate(entries):
         try:
-            problem = probe.apply(entry) if index else (None if entry.get("type") == "start" else "not a start")
+            problem = probe.apply(decode(entry), index)
+        except UnknownEntryType as error:
+            problem = f"a {error.kind!r} entry here"
         except Exception as error:  # noqa: BLE001 - a journal must never stop the board from starting
             problem = str(error) or type(error).__name__
         if problem is None:
@@ -75,76 +82,83 @@ class _Probe:
         self.game = match.new_game()
         self.pending: Roll | None = None
 
-    def apply(self, entry: dict[str, Any]) -> str | None:
-        """Apply ``entry`` if it follows; otherwise change nothing and say why not."""
-        kind = entry["type"]
-        handler = getattr(self, "_" + kind.replace("-", "_"), None) if kind != "start" else None
-        if handler is None:
-            return f"a {kind!r} entry here"
+    def apply(self, entry: Entry, index: int) -> str | None:
+        """Apply ``entry`` (the ``index``-th) if it follows; otherwise change nothing and say why not."""
+        if index == 0:
+            return None if isinstance(entry, StartEntry) else "not a start"
+        if isinstance(entry, StartEntry):
+            return f"a {type_of(entry)!r} entry here"
         try:
-            return handler(entry)
+            if isinstance(entry, OpeningEntry):
+                return self._opening(entry)
+            if isinstance(entry, RollEntry):
+                return self._roll(entry)
+            if isinstance(entry, TurnEntry):
+                return self._turn(entry)
+            if isinstance(entry, TakebackEntry):
+                return self._takeback(entry)
+            if isinstance(entry, GameOverEntry):
+                return self._game_over(entry)
+            return self._game(entry)
         except RulesError as error:  # IllegalPlayError and the like: raised before any change
             return str(error)
 
-    def _opening(self, entry: dict[str, Any]) -> str | None:
+    def _opening(self, entry: OpeningEntry) -> str | None:
         if self.game.opening is not None or self.game.history:
             return "the opening throw comes once, before the first turn"
-        opening = self.game.throw_opening(*entry["dice"])
+        opening = self.game.throw_opening(*entry.dice)
         if opening is None:
             return "equal opening throws decide nothing"
         self.pending = opening.roll
         return None
 
-    def _roll(self, entry: dict[str, Any]) -> str | None:
+    def _roll(self, entry: RollEntry) -> str | None:
         game = self.game
         if game.is_over:
             return "the game is over"
         if game.opening is None:
             return "a roll before the opening throw"
-        if entry["colour"] != game.turn.value:
+        if entry.colour is not game.turn:
             return f"it is {game.turn.value}'s turn to roll"
         if self.pending is not None:
             return f"{self.pending} was thrown and not played yet"
-        self.pending = Roll(*entry["roll"])
+        self.pending = entry.roll
         return None
 
-    def _turn(self, entry: dict[str, Any]) -> str | None:
+    def _turn(self, entry: TurnEntry) -> str | None:
         game = self.game
-        if entry["colour"] != game.turn.value:
+        if entry.colour is not game.turn:
             return f"it was {game.turn.value}'s turn"
-        roll = Roll(*entry["roll"])
-        if self.pending is not None and not _same(roll, self.pending):
+        roll = entry.roll
+        if self.pending is not None and not same_roll(roll, self.pending):
             return f"the turn's roll {roll} is not the roll thrown, {self.pending}"
-        play = Play(tuple(Move(f, t, d, h) for f, t, d, h in entry["moves"]))
-        game.play(roll, play)
-        if position_to_json(self.match.rules, game.position) != entry["after"]:
+        game.play(roll, entry.play)
+        if position_to_json(self.match.rules, game.position) != entry.after:
             game.undo()
             return "the position after the turn differs from the one journalled"
         self.pending = None
         return None
 
-    def _takeback(self, entry: dict[str, Any]) -> str | None:
+    def _takeback(self, entry: TakebackEntry) -> str | None:
         history = self.game.history
         last = history[-1] if history else None
-        if not isinstance(last, TurnRecord) or last.colour.value != entry["colour"] or not _same(
-            last.roll, Roll(*entry["roll"])
-        ):
+        if not isinstance(last, TurnRecord) or last.colour is not entry.colour or not same_roll(last.roll, entry.roll):
             return "it takes back no turn of this game"
         self.game.undo()
         self.pending = last.roll
         return None
 
-    def _game_over(self, entry: dict[str, Any]) -> str | None:
+    def _game_over(self, entry: GameOverEntry) -> str | None:
         result = self.game.result()
         if result is None or len(self.match.results) >= len(self.match.games):
             return "no finished, unscored game to score"
-        if result.winner.value != entry["winner"] or result.points != entry["points"]:
-            return f"the game gives {result.winner.value} {result.points}, not {entry['winner']} {entry['points']}"
+        if result.winner is not entry.winner or result.points != entry.points:
+            return f"the game gives {result.winner.value} {result.points}, not {entry.winner.value} {entry.points}"
         self.match.finish_game()
         self.pending = None
         return None
 
-    def _game(self, entry: dict[str, Any]) -> str | None:
+    def _game(self, entry: GameEntry) -> str | None:
         match = self.match
         if not self.game.is_over:
             return "the game before is not over"
@@ -155,7 +169,3 @@ class _Probe:
         self.game = match.new_game()
         self.pending = None
         return None
-
-
-def _same(a: Roll, b: Roll) -> bool:
-    return sorted((a.first, a.second)) == sorted((b.first, b.second))

@@ -31,6 +31,10 @@ from hal.interfaces import (
 from hal.zones import Checker
 
 from . import guidance
+from .journal_entries import (
+    JOURNAL_VERSION, Entry, GameEntry, GameOverEntry, OpeningEntry, RollEntry, StartEntry, TakebackEntry, TurnEntry,
+    encode,
+)
 from .notation.moves import format_play
 from .notation.position_json import position_to_json
 from .phase import Phase
@@ -43,7 +47,6 @@ from .rules.values import Colour, IllegalPlayError, Play, Position, Roll
 from .rules.turn import TurnMap
 from .tracking import BoardReader, BoardReading, Kind, StillMap, Tracker, Verdict, checker_of
 
-JOURNAL_VERSION = 1
 
 __all__ = ["Controller", "Output", "Phase", "ResumeError", "Settings"]
 
@@ -73,7 +76,8 @@ class Output:
     frame: LightFrame
     sounds: tuple[Sound, ...] = ()
     turn: Checker | None = None
-    journal: tuple[dict[str, Any], ...] = ()
+    entries: tuple[Entry, ...] = ()
+    """The journal entries to make durable first (``journal`` gives them as written)."""
     log: tuple[str, ...] = ()
     deadline: float | None = None
     finished: GameResult | None = None
@@ -83,6 +87,11 @@ class Output:
     unfinished play)."""
     request_snapshot: bool = False
     """Ask the board for a fresh snapshot (to confirm a warning first, ``Settings.confirm``)."""
+
+    @property
+    def journal(self) -> tuple[dict[str, Any], ...]:
+        """The journal entries as the journal writes them (``journal_entries.encode``)."""
+        return tuple(encode(entry) for entry in self.entries)
 
 
 @dataclass
@@ -157,14 +166,10 @@ class Controller(ResumeSteps):
     # -- entry points ----------------------------------------------------------------------
     def begin(self, time: float) -> Output:
         """The first output: a new match's journal header and the setup lights."""
-        entry = self._entry(
-            time,
-            "start",
-            rules=self.settings.rules.name,
-            options=self.settings.rules.changed_options(),
-            quarter=self.settings.quarter,
-            match_length=self.settings.match_length,
-            version=JOURNAL_VERSION,
+        rules = self.settings.rules
+        entry = StartEntry(
+            self._next_seq(), _stamp(time), rules.name, rules.changed_options(), self.settings.quarter,
+            self.settings.match_length, JOURNAL_VERSION,
         )
         return self._output(journal=(entry,), message="Set up the board for the start")
 
@@ -404,7 +409,7 @@ class Controller(ResumeSteps):
         opening = self.game.throw_opening(a, b)
         if opening is None:
             return self._output(message=f"Equal throws ({a}-{b}): throw again")
-        entry = self._entry(time, "opening", dice=[a, b])
+        entry = OpeningEntry(self._next_seq(), _stamp(time), (a, b), self._last_throw)
         who = "the first player" if opening.winner == 0 else "the second player"
         if opening.roll is None:
             self.phase = Phase.AWAIT_ROLL
@@ -419,10 +424,10 @@ class Controller(ResumeSteps):
         colour = self.game.turn
         self._held = None  # whatever was held, this roll is the one in play now
         turn_map = TurnMap(self.settings.rules, self.game.position, roll)
-        journal: list[dict[str, Any]] = []
+        journal: list[Entry] = []
         if journal_roll:
             self._window = self._window.after_turn() if self._window else None  # a fresh roll: play on as usual
-            journal.append(self._entry(time, "roll", colour=colour.value, roll=[roll.first, roll.second]))
+            journal.append(self._roll_entry(time, colour, roll))
         if turn_map.passes:
             record = self.game.play(roll, Play())
             journal.append(self._turn_entry(time, record))
@@ -461,9 +466,7 @@ class Controller(ResumeSteps):
             self.match.finish_game()
             self.phase = Phase.GAME_OVER
             self._held = None  # a roll thrown during the winning turn belongs to no one
-            journal.append(
-                self._entry(time, "game-over", winner=result.winner.value, points=result.points, kind=result.kind)
-            )
+            journal.append(GameOverEntry(self._next_seq(), _stamp(time), result.winner, result.points, result.kind))
             message = self._score_message(result)
             return self._output(
                 journal=tuple(journal),
@@ -477,16 +480,16 @@ class Controller(ResumeSteps):
             return self._combine(tuple(journal), self._start_turn(time, next_roll))
         return self._output(journal=tuple(journal), frame=self._guidance())
 
-    def _turn_entry(self, time: float, record: TurnRecord) -> dict[str, Any]:
-        return self._entry(
-            time,
-            "turn",
-            colour=record.colour.value,
-            roll=[record.roll.first, record.roll.second],
-            play=format_play(record.play, self.settings.rules),
-            moves=[[m.frm, m.to, m.die, m.hit] for m in record.play.moves],
-            after=position_to_json(self.settings.rules, record.after),
+    def _turn_entry(self, time: float, record: TurnRecord) -> TurnEntry:
+        rules = self.settings.rules
+        return TurnEntry(
+            self._next_seq(), _stamp(time), record.colour, record.roll, format_play(record.play, rules),
+            record.play, position_to_json(rules, record.after),
         )
+
+    def _roll_entry(self, time: float, colour: Colour, roll: Roll) -> RollEntry:
+        """A roll's entry, with the board's throw number so a restart knows the board's repeat."""
+        return RollEntry(self._next_seq(), _stamp(time), colour, roll, self._last_throw)
 
     # -- buttons -----------------------------------------------------------------------------------
     def _on_button(self, event: ButtonEvent) -> Output:
@@ -524,7 +527,7 @@ class Controller(ResumeSteps):
         self._wrong = None
         self.phase = Phase.RESTORE
         self._restore = _Restore(record.before, "move", record.roll)
-        entry = self._entry(time, "takeback", colour=record.colour.value, roll=[record.roll.first, record.roll.second])
+        entry = TakebackEntry(self._next_seq(), _stamp(time), record.colour, record.roll)
         message = f"Take back {record.colour.value}'s {record.roll}: put the checkers back as lit"
         out = self._guide_restore(time) if self._reading is not None else self._output(message=message)
         return self._combine((entry,), out)
@@ -535,7 +538,7 @@ class Controller(ResumeSteps):
         self.game = self.match.new_game()
         self.phase = Phase.SETUP
         self._held = None
-        entry = self._entry(time, "game", number=len(self.match.games))
+        entry = GameEntry(self._next_seq(), _stamp(time), len(self.match.games))
         out = self._guide_restore(time) if self._reading is not None else self._output(message="Set up the next game")
         return self._combine((entry,), out)
 
@@ -594,18 +597,17 @@ class Controller(ResumeSteps):
     def _status(self) -> str:
         return f"{self.settings.rules.name}: {self.phase.value}, {self.game.turn.value} to play"
 
-    def _entry(self, time: float, entry_type: str, **data: Any) -> dict[str, Any]:
+    def _next_seq(self) -> int:
+        """The next journal entry's number."""
         self._seq += 1
-        if entry_type in ("roll", "opening") and self._last_throw is not None:
-            data["throw"] = self._last_throw  # so a restarted controller knows the board's repeat
-        return {"seq": self._seq, "time": round(time, 3), "type": entry_type, **data}
+        return self._seq
 
     def _output(
         self,
         *,
         frame: LightFrame | None = None,
         sounds: tuple[Sound, ...] = (),
-        journal: tuple[dict[str, Any], ...] = (),
+        journal: tuple[Entry, ...] = (),
         log: tuple[str, ...] = (),
         message: str | None = None,
         deadline: float | None = None,
@@ -634,9 +636,9 @@ class Controller(ResumeSteps):
             times = [max(when, self._asked + CONFIRM_AGAIN) for when in times]
         return min(times) if times else None
 
-    def _combine(self, journal: tuple[dict[str, Any], ...], out: Output) -> Output:
+    def _combine(self, journal: tuple[Entry, ...], out: Output) -> Output:
         return Output(
-            out.frame, out.sounds, out.turn, journal + out.journal, out.log, out.deadline, out.finished, out.warning,
+            out.frame, out.sounds, out.turn, journal + out.entries, out.log, out.deadline, out.finished, out.warning,
             out.request_snapshot,
         )
 
@@ -659,6 +661,11 @@ class Controller(ResumeSteps):
     def turn_in_progress(self) -> tuple[Colour, Roll] | None:
         """Who is moving with which roll."""
         return (self._turn.colour, self._turn.roll) if self._turn else None
+
+
+def _stamp(time: float) -> float:
+    """A journal entry's time: to the millisecond."""
+    return round(time, 3)
 
 
 def _same_where_readable(before: BoardSnapshot, now: BoardSnapshot) -> bool:

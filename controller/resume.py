@@ -14,13 +14,16 @@ resume window's bookkeeping (``Window``) and the explanations (``judge_turn``,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence, Union
 
+from .journal_entries import (
+    Entry, EntryError, GameEntry, GameOverEntry, OpeningEntry, RollEntry, TakebackEntry, TurnEntry, decode, type_of,
+)
 from .notation.position_json import position_to_json
 from .rules.base import RuleSet
 from .rules.game import Game, Match, TurnRecord
 from .rules.turn import TurnMap
-from .rules.values import Colour, IllegalPlayError, Move, Play, Position, Roll
+from .rules.values import IllegalPlayError, Play, Position, Roll
 from .tracking import BoardReading, Kind, Tracker, Verdict
 
 STALE_REPORT = 3.0
@@ -53,16 +56,32 @@ class ResumePoint:
     """The time of the journal's last entry."""
 
 
-def last_throw(entries: list[dict[str, Any]]) -> int | None:
+JournalItem = Union[Entry, dict[str, Any]]
+"""A journal entry as read from disk (a JSON object) or already decoded."""
+
+
+def decode_all(entries: Sequence[JournalItem]) -> list[Entry]:
+    """Every entry decoded (``controller.journal_entries.decode``); ResumeError names the
+    first one that is not a good entry."""
+    decoded: list[Entry] = []
+    for index, item in enumerate(entries):
+        try:
+            decoded.append(item if not isinstance(item, dict) else decode(item))
+        except EntryError as error:
+            kind = error.kind if error.kind is not None else "?"
+            raise ResumeError(f"journal entry {index + 1} ({kind}): {error.problem}", index) from None
+    return decoded
+
+
+def last_throw(entries: Sequence[Entry]) -> int | None:
     """The board's number of the journal's last roll or opening throw, if it came with one."""
     for entry in reversed(entries):
-        if entry.get("type") in ("roll", "opening"):
-            throw = entry.get("throw")
-            return throw if isinstance(throw, int) and not isinstance(throw, bool) else None
+        if isinstance(entry, (RollEntry, OpeningEntry)):
+            return entry.throw
     return None
 
 
-def replay(match: Match, entries: list[dict[str, Any]]) -> ResumePoint:
+def replay(match: Match, entries: Sequence[Entry]) -> ResumePoint:
     """Replay journal entries into ``match`` (its games and score); raises ResumeError
     naming the first entry that does not follow from the ones before."""
     rules = match.rules
@@ -72,47 +91,39 @@ def replay(match: Match, entries: list[dict[str, Any]]) -> ResumePoint:
     seq = 0
     last_time = 0.0
     for index, entry in enumerate(entries):
-        kind = entry.get("type")
         try:
-            if kind == "start":
-                pass
-            elif kind == "opening":
-                a, b = entry["dice"]
-                opening = game.throw_opening(int(a), int(b))
+            if isinstance(entry, OpeningEntry):
+                a, b = entry.dice
+                opening = game.throw_opening(a, b)
                 if opening is None:
                     raise ValueError("equal opening throws decide nothing")
                 pending = opening.roll
-                last_dice = Roll(int(a), int(b))
-            elif kind == "roll":
-                pending = last_dice = Roll(*entry["roll"])
-            elif kind == "turn":
-                roll = Roll(*entry["roll"])
-                play = Play(tuple(Move(int(f), int(t), int(d), bool(h)) for f, t, d, h in entry["moves"]))
-                if Colour(entry["colour"]) is not game.turn:
+                last_dice = Roll(a, b)
+            elif isinstance(entry, RollEntry):
+                pending = last_dice = entry.roll
+            elif isinstance(entry, TurnEntry):
+                if entry.colour is not game.turn:
                     raise ValueError(f"it was {game.turn.value}'s turn")
-                game.play(roll, play)
-                if position_to_json(rules, game.position) != entry["after"]:
+                game.play(entry.roll, entry.play)
+                if position_to_json(rules, game.position) != entry.after:
                     raise ValueError("the position after the turn differs from the one journalled")
-                pending, last_dice = None, roll
-            elif kind == "takeback":
+                pending, last_dice = None, entry.roll
+            elif isinstance(entry, TakebackEntry):
                 record = game.undo()
-                assert isinstance(record, TurnRecord)
+                if not isinstance(record, TurnRecord):
+                    raise ValueError("it takes back no turn")
                 pending = record.roll
-            elif kind == "game-over":
+            elif isinstance(entry, GameOverEntry):
                 match.finish_game()
                 pending = None
-            elif kind == "game":
+            elif isinstance(entry, GameEntry):
                 _score_if_over(match)
                 game = match.new_game()
                 pending = None
-            else:
-                raise ValueError(f"unknown entry type {kind!r}")
-        except (KeyError, TypeError, ValueError, IllegalPlayError, AssertionError) as error:
-            raise ResumeError(f"journal entry {index + 1} ({kind}): {error}", index) from None
-        seq = max(seq, int(entry.get("seq", 0)))
-        when = entry.get("time")
-        if isinstance(when, (int, float)) and not isinstance(when, bool) and when == when and abs(when) < 1e12:
-            last_time = max(last_time, float(when))
+        except (KeyError, TypeError, ValueError, IllegalPlayError) as error:
+            raise ResumeError(f"journal entry {index + 1} ({type_of(entry)}): {error}", index) from None
+        seq = max(seq, entry.seq)
+        last_time = max(last_time, float(entry.time))
     _score_if_over(match)  # a winning turn whose game-over entry was lost with the power
     return ResumePoint(pending, last_dice, seq, last_time)
 

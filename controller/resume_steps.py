@@ -13,7 +13,7 @@ uses the controller's state and its turn steps.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from . import guidance
 from . import resume as resuming
@@ -24,10 +24,11 @@ from .rules.values import Roll
 from .tracking import Kind
 
 if TYPE_CHECKING:
+    from .journal_entries import Entry, RollEntry
     from .machine import Output, Settings, _Held, _Turn, _Wrong
-    from .resume import ResumePoint
+    from .resume import JournalItem, ResumePoint
     from .rules.game import Game, Match
-    from .rules.values import Play
+    from .rules.values import Colour, Play
     from .tracking import BoardReader, BoardReading, Verdict
 
 
@@ -56,15 +57,16 @@ class ResumeSteps:
         def _end_turn(self, time: float, play: Play, next_roll: Roll | None = None) -> Output: ...
         def _on_opening(self, time: float, a: int, b: int) -> Output: ...
         def _guide_restore(self, time: float) -> Output: ...
-        def _entry(self, time: float, entry_type: str, **data: Any) -> dict[str, Any]: ...
-        def _combine(self, journal: tuple[dict[str, Any], ...], out: Output) -> Output: ...
+        def _roll_entry(self, time: float, colour: Colour, roll: Roll) -> RollEntry: ...
+        def _combine(self, journal: tuple[Entry, ...], out: Output) -> Output: ...
         def _output(self, **kwargs: Any) -> Output: ...
 
-    def resume(self, entries: list[dict[str, Any]]) -> None:
+    def resume(self, entries: Sequence[JournalItem]) -> None:
         """Rebuild the match from journal entries (raises ResumeError naming the first bad
         one) and take the board as it comes: see ``controller.resume``."""
-        point = resuming.replay(self.match, entries)
-        self._last_throw = resuming.last_throw(entries)
+        decoded = resuming.decode_all(entries)
+        point = resuming.replay(self.match, decoded)
+        self._last_throw = resuming.last_throw(decoded)
         self.game = self.match.games[-1]
         self._seq = max(self._seq, point.seq)
         self.resume_point = point
@@ -99,7 +101,7 @@ class ResumeSteps:
                     dice = window.dice
                     first = self._start_turn(time, window.pending, journal_roll=False)
                     if self._turn is None:  # the pending roll passes: its turn is journalled already
-                        return self._resume_won(time, self._combine(first.journal, self._start_turn(time, dice)))
+                        return self._resume_won(time, self._combine(first.entries, self._start_turn(time, dice)))
                     return self._resume_won(time, self._end_turn(time, play, next_roll=dice))
         elif window.dice is not None and resuming.explains(resuming.judge_turn(rules, position, window.dice, reading)):
             self._restore = None
@@ -114,7 +116,7 @@ class ResumeSteps:
         assert verdict.key is not None
         if turn.map.position_of(verdict.key).winner() is None:
             return out
-        return self._combine(out.journal, self._end_turn(time, turn.map.play_to(verdict.key)))
+        return self._combine(out.entries, self._end_turn(time, turn.map.play_to(verdict.key)))
 
     def _resume_opening(self, time: float, a: int, b: int) -> Output | None:
         """After a restart before the opening: the tray's opening throw (one die each, in
@@ -173,7 +175,7 @@ class ResumeSteps:
                 return explained
         if wrong and window.lenient:  # the tray leaves the board unexplained: guide it back
             if self.phase is Phase.AWAIT_ROLL and not stale:
-                entry = self._entry(time, "roll", colour=self.game.turn.value, roll=[roll.first, roll.second])
+                entry = self._roll_entry(time, self.game.turn, roll)
                 self._window = Window(roll, None, reported=True)  # the roll is in play now, journalled
                 return self._combine((entry,), self._resume_restore(time, roll))
             return self._resume_restore(time, window.pending)

@@ -8,7 +8,7 @@ id and the time, which name the match's record (``controller.records.store``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
@@ -16,9 +16,10 @@ from typing import Any, Callable
 from hal.interfaces import Hardware, TickEvent
 
 from .journal import Journal
+from .journal_entries import Entry, StartEntry, decode, encode
 from .journal_salvage import resume_kept, salvage
 from .machine import Controller, Output, Settings
-from .records.store import next_match_id, rebuild_records, stamp_start, write_record
+from .records.store import next_match_id, rebuild_records, write_record
 from .rules.game import Match
 from .rules.registry import get_rule_set
 
@@ -43,7 +44,7 @@ class BoardRunner:
     outputs: int = field(default=0)
     wall: Callable[[], datetime] = local_now
     """The wall clock, read only to stamp a new match's start."""
-    start: dict[str, Any] | None = None
+    start: StartEntry | None = None
     """The journal's ``start`` entry of the match under way, once known."""
 
     def __post_init__(self) -> None:
@@ -52,11 +53,9 @@ class BoardRunner:
 
     def apply(self, out: Output) -> None:
         """Journal first, then lights, sounds and the turn LEDs; records when a game ends."""
-        entries = out.journal
-        if entries and any(entry.get("type") == "start" for entry in entries):
-            entries = tuple(self._stamped(entry) for entry in entries)
+        entries = tuple(self._stamped(entry) for entry in out.entries)
         if self.journal is not None and entries:
-            self.journal.append(entries)
+            self.journal.append(encode(entry) for entry in entries)
         hw = self.hardware
         hw.lights.show(out.frame)
         for sound in out.sounds:
@@ -75,29 +74,31 @@ class BoardRunner:
         self.deadline = out.deadline
         self.outputs += 1
 
-    def _stamped(self, entry: dict[str, Any]) -> dict[str, Any]:
+    def _stamped(self, entry: Entry) -> Entry:
         """A new match's start entry with its match id and start time; remembered."""
-        if entry.get("type") != "start":
+        if not isinstance(entry, StartEntry):
             return entry
-        if "match" not in entry:
+        if entry.match is None:
             when = self.wall()
             starts = []
             if self.journal is not None:
-                starts = [s for s in (Journal(p).first_entry() for p in self.journal.finished()) if s]
-            entry = stamp_start(entry, when, next_match_id(when, self.records, starts))
+                starts = [encode(s) for s in (Journal(p).first_entry() for p in self.journal.finished()) if s]
+            ident = next_match_id(when, self.records, starts)
+            entry = replace(entry, match=ident, started=when.isoformat(timespec="seconds"))
         self.start = entry
         return entry
 
     def write_record(self) -> Path:
         """Write the match so far as its ``.mat`` record in the records folder (atomically)."""
-        assert self.records is not None
+        if self.records is None:
+            raise ValueError("this runner has no records folder")
         start = self.start
         if start is None and self.journal is not None:
             start = self.start = self.journal.first_entry()
         if start is None:  # begun outside this runner, with no journal: name it now
-            start = self._stamped({"type": "start", "rules": self.controller.settings.rules.name})
+            start = self._stamped(StartEntry(0, 0.0, self.controller.settings.rules.name))
         self.records.mkdir(parents=True, exist_ok=True)
-        return write_record(self.records, start, self.controller.match)
+        return write_record(self.records, encode(start), self.controller.match)
 
     def step(self, wait: float | None = None) -> bool:
         """Handle one event (or a tick when the deadline passes); False when nothing happened."""
@@ -133,7 +134,7 @@ def open_controller(settings: Settings, journal: Journal | None, log: Log, time:
     if found.whole is not None:
         log(journal.set_aside_whole(found.whole).damage or "")
     elif found.entries:
-        played = journal_settings(found.entries[0], settings.grace, settings.confirm)
+        played = journal_settings(_start_of(found.entries), settings.grace, settings.confirm)
         keep, unreplayable = salvage(played, found.entries)
         controller = resume_kept(played, found.entries, keep, unreplayable)
         loaded = journal.keep(found, keep, unreplayable)
@@ -150,12 +151,18 @@ def open_controller(settings: Settings, journal: Journal | None, log: Log, time:
     return controller, controller.begin(time)
 
 
-def journal_settings(start: dict[str, Any], grace: float = 1.0, confirm: bool = False) -> Settings:
-    """The settings the journalled match was played with (they win over the configuration).
+def journal_settings(start: StartEntry, grace: float = 1.0, confirm: bool = False) -> Settings:
+    """The settings the journalled match was played with (they win over the configuration)."""
+    rules = get_rule_set(start.rules, dict(start.options))
+    return Settings(rules, start.quarter, start.match_length, grace, confirm)
 
-    ``start`` passed ``controller.journal_check``, so every value is known to be good."""
-    rules = get_rule_set(start["rules"], dict(start.get("options") or {}))
-    return Settings(rules, start.get("quarter"), start["match_length"], grace, confirm)
+
+def _start_of(entries: list[dict[str, Any]]) -> StartEntry:
+    """The journal's start entry: its first, which ``Journal.scan`` checked is one."""
+    start = decode(entries[0])
+    if not isinstance(start, StartEntry):
+        raise ValueError(f"the journal begins with a {entries[0].get('type')!r} entry, not 'start'")
+    return start
 
 
 def records_of_journals(journal: Journal, folder: Path | str, log: Log) -> list[Path]:
@@ -172,7 +179,7 @@ def _rebuild_one(path: Path) -> tuple[dict[str, Any], Match] | None:
     found = Journal(path).scan()
     if found.whole is not None or not found.entries:
         return None
-    start = found.entries[0]
+    start = _start_of(found.entries)
     played = journal_settings(start)
     keep, problems = salvage(played, found.entries)
-    return start, resume_kept(played, found.entries, keep, problems).match
+    return encode(start), resume_kept(played, found.entries, keep, problems).match
