@@ -3,7 +3,9 @@
 Not a test: it prints positions per second and the median and maximum time per position,
 for a mix with 40 % doubles taken from random legal games and for hand-made worst cases
 (doubles over many points, bar entries, crowded rally tracks).  Targets on a 2-core
-machine with CPython: median <= 0.2 ms, slowest <= 5 ms, >= 1,000 positions/s.
+machine with CPython: median <= 0.2 ms, slowest <= 5 ms, >= 1,000 positions/s; and
+``legal_results`` (every play keyed by the position it leaves) no slower than 2x
+``legal_plays``, on the worst cases and on 1-1 with 15 single checkers.
 
     python benchmarks/legal_plays.py [--positions N] [--seed S] [--json]
 """
@@ -17,6 +19,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -27,6 +30,7 @@ DOUBLES_SHARE = 0.4
 TARGET_MEDIAN_MS = 0.2
 TARGET_MAX_MS = 5.0
 TARGET_RATE = 1000.0
+TARGET_RESULTS_RATIO = 2.0
 
 
 def _roll(rng: random.Random) -> Roll:
@@ -78,16 +82,37 @@ def worst_cases(rules: RuleSet) -> list[tuple[Position, Roll]]:
     return [(rules.validate(p), r) for p, r in cases]
 
 
+def singles_one_one() -> tuple[Position, Roll]:
+    """1-1 with 15 single checkers (White on 4-18, Black stacked on its 1-3): 1,653 plays."""
+    return Position.from_counts({p: 1 for p in range(4, 19)}, {1: 5, 2: 5, 3: 5}), Roll(1, 1)
+
+
+def best_time(call: Callable[[Position, Roll], object], position: Position, roll: Roll, repeat: int) -> float:
+    """The best of ``repeat`` timings of one call, in milliseconds."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call(position, roll)
+        best = min(best, time.perf_counter() - start)
+    return best * 1000
+
+
+def results_ratio(rules: RuleSet, corpus: list[tuple[Position, Roll]], repeat: int = 5) -> float:
+    """Total time of ``legal_results`` over total time of ``legal_plays`` on ``corpus``."""
+    plays = results = 0.0
+    for position, roll in corpus:  # both timed together, so a busy moment hits both
+        best_plays = best_results = float("inf")
+        for _ in range(repeat):
+            best_plays = min(best_plays, best_time(rules.legal_plays, position, roll, 1))
+            best_results = min(best_results, best_time(rules.legal_results, position, roll, 1))
+        plays += best_plays
+        results += best_results
+    return results / plays
+
+
 def measure(rules: RuleSet, corpus: list[tuple[Position, Roll]], repeat: int = 3) -> dict[str, float]:
     """Time ``legal_plays`` per position (best of ``repeat``), in milliseconds."""
-    times = []
-    for position, roll in corpus:
-        best = float("inf")
-        for _ in range(repeat):
-            start = time.perf_counter()
-            rules.legal_plays(position, roll)
-            best = min(best, time.perf_counter() - start)
-        times.append(best * 1000)
+    times = [best_time(rules.legal_plays, position, roll, repeat) for position, roll in corpus]
     total = 0.0
     start = time.perf_counter()
     for position, roll in corpus:
@@ -115,9 +140,14 @@ def main() -> int:
         rng = random.Random(f"{args.seed}-{name}")
         report[name] = {
             "games mix": measure(rules, game_corpus(rules, args.positions, rng)),
-            "worst cases": measure(rules, worst_cases(rules)),
+            "worst cases": measure(rules, worst_cases(rules)) | {
+                "results_ratio": results_ratio(rules, worst_cases(rules)),
+            },
         }
+    trictrac = get_rule_set("trictrac")
+    singles = results_ratio(trictrac, [singles_one_one()], repeat=20)
     if args.json:
+        report["legal_results"] = {"1-1 15 singles": {"results_ratio": singles}}
         print(json.dumps(report, indent=2))
         return 0
     print(f"{'rule set':14} {'corpus':12} {'positions':>9} {'pos/s':>9} {'median ms':>10} {'p99 ms':>8} {'max ms':>8}")
@@ -133,6 +163,11 @@ def main() -> int:
         f"targets: median <= {TARGET_MEDIAN_MS} ms: worst median {max(m['median_ms'] for m in mixes):.3f}; "
         f"max <= {TARGET_MAX_MS} ms: {slowest:.3f}; >= {TARGET_RATE:.0f} pos/s: "
         f"lowest {min(m['per_second'] for m in mixes):.0f}"
+    )
+    worst_ratio = max(parts["worst cases"]["results_ratio"] for parts in report.values())
+    print(
+        f"legal_results / legal_plays <= {TARGET_RESULTS_RATIO}: worst cases {worst_ratio:.2f} (worst rule set), "
+        f"1-1 with 15 single checkers {singles:.2f}"
     )
     return 0
 

@@ -8,6 +8,7 @@ new game joins through the registry without touching the generator.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
 from types import MappingProxyType
 from typing import ClassVar, Mapping
 
@@ -30,6 +31,9 @@ from .values import (
 )
 
 Path = tuple[Move, ...]
+_OPPONENT_SHIFT = st.SHIFT[st.OPP]
+_SET_WHITE, _SET_BLACK, _SET_TURN = Position.white.__set__, Position.black.__set__, Position.turn.__set__  # type: ignore[attr-defined]
+"""The slots of a ``Position`` set directly, past its frozen ``__setattr__`` and its checks."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,7 +274,26 @@ class RuleSet:
         """The legal plays keyed by the position each leaves (the opponent to move)."""
         _, plays = self.final_plays(self.board_key(position), roll)
         mover = position.turn
-        return {self.position_of(s, mover).with_turn(mover.opponent): Play(p) for s, p in plays.items()}
+        after = mover.opponent
+        white_moves = mover is WHITE
+        # Thousands of end boards: the mover's sides split all at once (``st.mover_sides``),
+        # the opponent's kept while no hit changes it, each position built without the
+        # checks of ``Position()`` (the generator makes only possible boards).
+        new = object.__new__
+        set_white, set_black, set_turn = _SET_WHITE, _SET_BLACK, _SET_TURN
+        last_bits, theirs = -1, ()  # type: int, tuple[int, ...]
+        positions: list[Position] = []
+        add = positions.append
+        for mine, key in zip(st.mover_sides(plays), plays):
+            bits = key >> _OPPONENT_SHIFT
+            if bits != last_bits:
+                last_bits, theirs = bits, st.unpack(key, self.MIRRORED)[1]
+            result = new(Position)
+            set_white(result, mine if white_moves else theirs)
+            set_black(result, theirs if white_moves else mine)
+            set_turn(result, after)
+            add(result)
+        return dict(zip(positions, map(tuple.__new__, repeat(Play), plays.values())))
 
     def _step(self, state: int, move: Move, min_bar: int = -1) -> tuple[Move, int]:
         """Apply one move by its origin and die, checking only that the checker may go there."""

@@ -9,6 +9,9 @@ masks, which keeps legal-play generation within the Raspberry Pi's budget.
 
 from __future__ import annotations
 
+from itertools import repeat
+from typing import Iterable, Iterator
+
 from .values import BAR, Move
 
 BITS = 4
@@ -86,12 +89,26 @@ def pack(mover: tuple[int, ...], opponent: tuple[int, ...], mirrored: bool) -> i
     return state
 
 
+_HEX_DIGITS = bytes.maketrans(b"0123456789abcdef", bytes(range(16)))
+_MOVER_FIELDS = UNIT[OPP] - 1
+
+
+def mover_sides(states: Iterable[int]) -> Iterator[tuple[int, ...]]:
+    """The mover's side (own numbering) of each state, in order.
+
+    One hex digit is one field, so all the states are split by a few C-level calls (the end
+    boards of a turn are unpacked by the thousand).
+    """
+    masked = map(_MOVER_FIELDS.__and__, reversed(list(states)))
+    digits = "".join(map(format, masked, repeat("026x"))).encode("ascii")
+    fields = iter(digits.translate(_HEX_DIGITS)[::-1])  # every state's field 0 first
+    return zip(*[fields] * 26)
+
+
 def unpack(state: int, mirrored: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The mover's and the opponent's sides, each in its own numbering."""
-    mover = tuple((state >> SHIFT[i]) & NIBBLE for i in range(26))
-    opponent = [0] * 26
-    opponent[0] = (state >> SHIFT[OPP]) & NIBBLE
-    opponent[BAR] = (state >> SHIFT[OPP + BAR]) & NIBBLE
-    for p in range(1, 25):
-        opponent[25 - p if mirrored else p] = (state >> SHIFT[OPP + p]) & NIBBLE
-    return mover, tuple(opponent)
+    digits = format(state, "052x").encode("ascii").translate(_HEX_DIGITS)  # field i at 51 - i
+    mover = tuple(digits[51:25:-1])
+    if mirrored:  # the opponent's own point q is the mover's 25 - q: field 51 - q, digit q
+        return mover, (digits[25],) + tuple(digits[1:25]) + (digits[0],)
+    return mover, tuple(digits[25::-1])

@@ -201,6 +201,11 @@ class Position:
             if total != CHECKERS:
                 raise PositionError(f"{colour.value} has {total} checkers, not {CHECKERS}")
 
+    def __hash__(self) -> int:
+        # The boards alone: cheaper than the generated hash (whose Colour hash runs in
+        # Python), and positions differing only in the turn are rare in one set.
+        return hash((self.white, self.black))
+
     @classmethod
     def from_counts(
         cls,
