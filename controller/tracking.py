@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from itertools import combinations, combinations_with_replacement
 
 from hal.interfaces import BoardSnapshot, ZoneReading
 from hal.zones import TRAY, WAITING, Checker, Zone
@@ -20,12 +19,9 @@ from hal.zones import TRAY, WAITING, Checker, Zone
 from .rules import state as st
 from .rules.base import RuleSet
 from .rules.geometry import Geometry
+from .rules.reach import Explanation, Reach
 from .rules.turn import TurnMap
 from .rules.values import BAR, CHECKERS, OFF, Colour, Move, Position
-
-MAX_ENUMERATED_IN_HAND = 2
-"""Checkers in hand tried zone by zone; more are matched by a slower scan."""
-
 
 def checker_of(colour: Colour) -> Checker:
     """The sensors' name for a colour."""
@@ -48,7 +44,10 @@ class BoardReading:
     black: tuple[int, ...]
     unreadable: tuple[Zone, ...] = ()
     mixed: tuple[Zone, ...] = ()
+    """Points holding checkers of both colours (a hit checker not yet carried away)."""
     overfull: tuple[Zone, ...] = ()
+    foreign: tuple[Zone, ...] = ()
+    """A colour's bar or tray holding the other colour's checkers."""
 
     def side(self, colour: Colour) -> tuple[int, ...]:
         """The 26 counts of ``colour`` (index 0 off, 25 bar or pool)."""
@@ -66,6 +65,7 @@ class BoardReader:
         self.rules = rules
         self.geometry = geometry
         self._own: dict[Zone, dict[Colour, int]] = {}
+        self._points = frozenset(geometry.line(colour, point) for colour in Colour for point in range(1, 25))
         for colour in Colour:
             checker = checker_of(colour)
             for point in range(1, 25):
@@ -79,11 +79,12 @@ class BoardReader:
         unreadable: list[Zone] = []
         mixed: list[Zone] = []
         overfull: list[Zone] = []
+        foreign: list[Zone] = []
         for zone, reading in snapshot.as_dict().items():
             if reading is None:
                 unreadable.append(zone)
                 continue
-            if reading.white and reading.black:
+            if reading.white and reading.black and zone in self._points:
                 mixed.append(zone)
             for colour in Colour:
                 count = reading.count(checker_of(colour))
@@ -91,14 +92,14 @@ class BoardReader:
                     continue
                 point = self._own[zone].get(colour)
                 if point is None:  # a checker in the other colour's bar or tray
-                    mixed.append(zone)
+                    foreign.append(zone)
                     continue
                 if count > CHECKERS:
                     overfull.append(zone)
                     count = CHECKERS
                 sides[colour][point] += count
         white, black = (tuple(sides[c]) for c in (Colour.WHITE, Colour.BLACK))
-        return BoardReading(white, black, tuple(unreadable), tuple(mixed), tuple(overfull))
+        return BoardReading(white, black, tuple(unreadable), tuple(mixed), tuple(overfull), tuple(foreign))
 
     def snapshot_of(self, position: Position) -> BoardSnapshot:
         """The snapshot a board holding exactly ``position`` gives (for setting up and tests)."""
@@ -144,7 +145,8 @@ class StillMap:
     def __init__(self, rules: RuleSet, position: Position) -> None:
         self.rules = rules
         self.mover = position.turn
-        self.start = rules._pack(position)
+        self.start = rules.board_key(position)
+        self._reach: Reach | None = None
 
     def key_of(self, mover: tuple[int, ...], opponent: tuple[int, ...]) -> int:
         """The packed key of a board showing these counts."""
@@ -168,6 +170,20 @@ class StillMap:
     def remaining_dice(self, key: int) -> tuple[int, ...]:
         """No dice are in play between turns."""
         return ()
+
+    def next_keys(self, key: int) -> tuple[int, ...]:
+        """Nothing follows the position between turns."""
+        return ()
+
+    def destinations(self, key: int, frm: int) -> tuple[int, ...]:
+        """No checker may go anywhere between turns."""
+        return ()
+
+    def explain(self, board: int, prefer: int | None = None) -> Explanation | None:
+        """The position with checkers lifted from it, if that is what ``board`` shows."""
+        if self._reach is None:
+            self._reach = Reach(self)
+        return self._reach.explain(board, prefer)
 
 
 class Kind(Enum):
@@ -211,10 +227,6 @@ class Tracker:
         self.map = turn_map
         self.mover = turn_map.mover
 
-    def _dice_left(self, key: int) -> int:
-        """How many dice are still to play on the way to ``key`` (0 between turns)."""
-        return len(self.map.remaining_dice(key))
-
     def key(self, reading: BoardReading) -> int:
         """The packed key of a reading (counts above 15 are clipped: they are faults anyway)."""
         mover = reading.side(self.mover)
@@ -222,129 +234,36 @@ class Tracker:
         return self.map.key_of(mover, opponent)
 
     def judge(self, reading: BoardReading, last_legal: int | None = None) -> Verdict:
-        """What this reading shows; ``last_legal`` helps name the point a checker was lifted from."""
+        """What this reading shows; among several explanations the one nearest
+        ``last_legal`` (else the fewest dice used) is taken."""
         turn_map = self.map
         if reading.unreadable:
             return Verdict(Kind.HIDDEN)
         if reading.overfull:
             return Verdict(Kind.WRONG, fault=Fault.OVERFULL)
-        mover_missing = CHECKERS - reading.visible(self.mover)
-        opponent_missing = CHECKERS - reading.visible(self.mover.opponent)
-        if mover_missing < 0 or opponent_missing < 0:
+        if reading.foreign:
+            return Verdict(Kind.WRONG, fault=Fault.MIXED)
+        if reading.visible(self.mover) > CHECKERS or reading.visible(self.mover.opponent) > CHECKERS:
             return Verdict(Kind.WRONG, fault=Fault.TOO_MANY)
         key = self.key(reading)
-        if not mover_missing and not opponent_missing and not reading.mixed:
-            if key in turn_map:
-                return Verdict(Kind.COMPLETE if turn_map.is_complete(key) else Kind.LEGAL, key)
-            return self._hit_ahead(key, 0, 0) or Verdict(Kind.WRONG)
-        # a hit checker still standing on the point the mover took
-        mover_side = reading.side(self.mover)
-        opponent_mine = [(key >> st.SHIFT[st.OPP + p]) & 15 for p in range(25)]
-        hit_points = tuple(p for p in range(1, 25) if mover_side[p] and opponent_mine[p] == 1)
-        if len(hit_points) > 0:
-            for chosen in _subsets(hit_points):
-                moved = key
-                for p in chosen:
-                    moved += st.OPP_BAR_UNIT - st.UNIT[st.OPP + p]
-                found = self._with_hand(moved, mover_missing, opponent_missing, last_legal)
-                if found is not None:
-                    return Verdict(Kind.HIT_PENDING, found[0], found[1], chosen)
-        if reading.mixed:
-            return Verdict(Kind.WRONG, fault=Fault.MIXED)
-        ahead = self._hit_ahead(key, mover_missing, opponent_missing)
-        if ahead is not None:
-            return ahead
-        found = self._with_hand(key, mover_missing, opponent_missing, last_legal)
-        if found is not None:
-            # an opposing checker missing is a hit checker in a hand, on its way to the bar
-            return Verdict(Kind.HIT_PENDING if opponent_missing else Kind.IN_HAND, found[0], found[1])
-        return Verdict(Kind.WRONG)
+        if key in turn_map:
+            return Verdict(Kind.COMPLETE if turn_map.is_complete(key) else Kind.LEGAL, key)
+        found = turn_map.explain(key, last_legal)
+        if found is None:
+            return Verdict(Kind.WRONG, fault=Fault.MIXED if reading.mixed else None)
+        if not found.hit_pending:
+            return Verdict(Kind.IN_HAND, found.key, found.lifted)
+        ahead = None if found.blots_in_hand else self._hitter(found)
+        return Verdict(Kind.HIT_PENDING, found.key, found.lifted, found.waiting + found.early, ahead=ahead)
 
-    def _hit_ahead(self, key: int, mover_missing: int, opponent_missing: int) -> Verdict | None:
-        """A blot taken off (in a hand or on its bar) before the checker that hits it arrives.
-
-        The board is then a legal state with one opposing checker moved to its bar, and a
-        next move of that state hits there (the hitter still on its point, or in the hand).
-        Any legal state qualifies, not only the last one seen: a move made while zones
-        were hidden is not missed.
-        """
-        if mover_missing > 1:
+    def _hitter(self, found: Explanation) -> Move | None:
+        """For a blot taken off before its hitter came: the checker that is to hit it, as a
+        move from its point (a held checker's point first) to the blot's point."""
+        if not found.early:
             return None
-        turn_map = self.map
-        base = key + st.OPP_BAR_UNIT * opponent_missing
-        bar = st.SHIFT[st.OPP + BAR]
-        if (base >> bar) & 15 <= (turn_map.start >> bar) & 15:
-            return None  # no opposing checker has gone to its bar this turn
-        fields: tuple[int | None, ...] = (None,) if not mover_missing else tuple(range(26))
-        for point in range(1, 25):
-            if (base >> st.SHIFT[st.OPP + point]) & 15 or (base >> st.SHIFT[point]) & 15:
-                continue  # the blot's point is empty until the hitter arrives
-            before = base - st.OPP_BAR_UNIT + st.UNIT[st.OPP + point]
-            for field in fields:
-                legal = before if field is None else before + st.UNIT[field]
-                if legal not in turn_map:
-                    continue
-                for move in turn_map.next_moves(legal):
-                    if move.hit and move.to == point and (field is None or move.frm == field):
-                        # while the blot is still in a hand it must go to its bar; then the hitter comes
-                        expected = None if opponent_missing else move
-                        lifted = () if field is None else (field,)
-                        return Verdict(Kind.HIT_PENDING, legal, lifted, (point,), ahead=expected)
+        target = found.early[0]
+        sources = dict.fromkeys(found.lifted + tuple(m.frm for m in self.map.next_moves(found.key)))
+        for frm in sources:
+            if target in self.map.destinations(found.key, frm):
+                return Move(frm, target, frm - target, True)
         return None
-
-    def _with_hand(
-        self, key: int, mover_missing: int, opponent_missing: int, last_legal: int | None
-    ) -> tuple[int, tuple[int, ...]] | None:
-        """A legal key this board reaches when the checkers in hand are put down, and the
-        points they were lifted from (as seen against ``last_legal``)."""
-        turn_map = self.map
-        if opponent_missing:
-            # only a hit checker on its way to the bar may be in a hand
-            key += st.OPP_BAR_UNIT * opponent_missing
-        if not mover_missing:
-            return (key, ()) if key in turn_map else None
-        if mover_missing <= MAX_ENUMERATED_IN_HAND:
-            fields = range(26)
-            matches = []
-            for places in combinations_with_replacement(fields, mover_missing):
-                candidate = key
-                for field in places:
-                    candidate += st.UNIT[field]
-                if candidate in turn_map:
-                    matches.append(candidate)
-                    if candidate == last_legal:
-                        break
-            if not matches:
-                return None
-            # the board nearest the last legal one: the fewest dice used since
-            best = last_legal if last_legal in matches else max(matches, key=self._dice_left)
-        else:
-            best = next((k for k in turn_map.states() if _covers(k, key)), None)
-            if best is None:
-                return None
-        return best, _lifted(best, key)
-
-
-def _subsets(points: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """Every non-empty subset of ``points``, largest first."""
-    out: list[tuple[int, ...]] = []
-    for size in range(len(points), 0, -1):
-        out.extend(combinations(points, size))
-    return out
-
-
-def _covers(big: int, small: int) -> bool:
-    """Every mover count of ``small`` is at most that of ``big``; opponent counts equal."""
-    for field in range(26):
-        if (small >> st.SHIFT[field]) & 15 > (big >> st.SHIFT[field]) & 15:
-            return False
-    return (big >> st.SHIFT[st.OPP]) == (small >> st.SHIFT[st.OPP])
-
-
-def _lifted(full: int, shown: int) -> tuple[int, ...]:
-    """The mover's points where ``full`` has more checkers than ``shown``."""
-    out: list[int] = []
-    for field in range(26):
-        extra = ((full >> st.SHIFT[field]) & 15) - ((shown >> st.SHIFT[field]) & 15)
-        out.extend([field] * max(extra, 0))
-    return tuple(out)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from . import state as st
+from .reach import Explanation, Reach
 from .base import RuleSet
 from .values import IllegalPlayError, Move, Play, Point, Position, Roll
 
@@ -158,8 +159,11 @@ class TurnMap:
         self._edges = edges
         self._good = good
         self._states: dict[int, list[Node]] = {}
-        for node in good:
-            self._states.setdefault(node[0], []).append(node)
+        for level in levels:  # level by level: ``states()`` lists the fewest dice used first
+            for node in level:
+                if node in good:
+                    self._states.setdefault(node[0], []).append(node)
+        self._reach: Reach | None = None
 
     def _children(self, node: Node) -> list[tuple[Move, Node]]:
         state, dice = node
@@ -195,7 +199,8 @@ class TurnMap:
         return key in self._states
 
     def states(self) -> tuple[int, ...]:
-        """Every legal key of the turn (the start, every prefix, every complete play)."""
+        """Every legal key of the turn (the start, every prefix, every complete play), the
+        fewest dice used first."""
         return tuple(self._states)
 
     def is_complete(self, key: int) -> bool:
@@ -261,3 +266,18 @@ class TurnMap:
         """The dice not yet used on the way to this board (the longest such list)."""
         nodes = self._states.get(key, ())
         return max((node[1] for node in nodes), key=len, default=())
+
+    def next_keys(self, key: int) -> tuple[int, ...]:
+        """The legal boards one more move on from legal board ``key``."""
+        seen: dict[int, None] = {}
+        for node in self._states.get(key, ()):
+            for _, child in self.good_children(node):
+                seen[child[0]] = None
+        return tuple(seen)
+
+    def explain(self, board: int, prefer: int | None = None) -> Explanation | None:
+        """The legal state that explains ``board`` with checkers in hand and hits under way
+        (``controller.rules.reach``); the index is built the first time it is needed."""
+        if self._reach is None:
+            self._reach = Reach(self)
+        return self._reach.explain(board, prefer)
