@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 from typing import Callable
 
 from ..rules.base import RuleSet
@@ -128,13 +129,25 @@ def parse_legs(text: str) -> list[tuple[int, int, bool]]:
     return legs
 
 
+@lru_cache(maxsize=8)
+def _plays_by_side(rules: RuleSet, position: Position, roll: Roll) -> dict[tuple[int, ...], tuple[Play, ...]]:
+    """The legal plays grouped by the mover's side they leave.  Cached: a record or a
+    round trip reads every play of one turn against the same position and roll, and the
+    legal plays of a double can number thousands.  Never changed by the caller."""
+    mover = position.turn
+    grouped: dict[tuple[int, ...], list[Play]] = {}
+    for after, play in rules.legal_results(position, roll).items():
+        grouped.setdefault(after.side(mover), []).append(play)
+    return {side: tuple(plays) for side, plays in grouped.items()}
+
+
 def parse_play(text: str, rules: RuleSet, position: Position, roll: Roll) -> Play:
     """The legal play that ``text`` describes, in ``position`` with ``roll``.
 
     Raises NotationError when the text is malformed, names no legal play, or could mean
     more than one.
     """
-    legal = rules.legal_results(position, roll)
+    legal = _plays_by_side(rules, position, roll)
     words = text.strip().lower()
     if words in PASS_WORDS:
         if legal:
@@ -150,7 +163,7 @@ def parse_play(text: str, rules: RuleSet, position: Position, roll: Roll) -> Pla
             raise NotationError(f"{text!r}: {mover.value} has no checker left on {_point_text(frm, _entry_word(rules))}")
     target = tuple(side)
     hits = Counter(to for _, to, hit in legs if hit)
-    candidates = [play for after, play in legal.items() if after.side(mover) == target]
+    candidates = list(legal.get(target, ()))
     if not candidates:
         raise NotationError(f"{text!r} is not a legal play for {mover.value} with {roll}")
     exact = [play for play in candidates if Counter(m.to for m in play.moves if m.hit) == hits]
