@@ -10,6 +10,7 @@ until the board answers or its timeout passes; LinkError names what went wrong.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from firmware import protocol as p
 from firmware.classify import Calibration
@@ -22,11 +23,42 @@ from .serial_link import BoardLink, LinkState
 from .zones import ZONES
 
 
-class BoardClient:
-    """Blocking commands to the board over ``link``; see the module docstring."""
+POLL = 0.01
+"""Seconds between looks at the link while waiting on an injected clock."""
 
-    def __init__(self, link: BoardLink) -> None:
+
+class WaitClock(Protocol):
+    """Time for the tools that wait on a person or a board: ``hal.clock.MonotonicClock``, or a
+    test's virtual clock whose ``sleep`` runs a lock-step board meanwhile."""
+
+    def now(self) -> float: ...
+
+    def sleep(self, seconds: float) -> None: ...
+
+
+class BoardClient:
+    """Blocking commands to the board over ``link``; see the module docstring.
+
+    Without ``clock`` it waits on the link in real time; with one it looks at the link and
+    sleeps on that clock in turn, so a lock-step virtual board answers in virtual time.
+    """
+
+    def __init__(self, link: BoardLink, clock: WaitClock | None = None) -> None:
         self.link = link
+        self.clock = clock
+
+    def wait_until(self, condition: Callable[[], bool], timeout: float) -> bool:
+        """Block until ``condition()`` holds (checked under the link's lock); False after ``timeout``."""
+        clock = self.clock
+        if clock is None:
+            return self.link.wait_until(condition, timeout)
+        deadline = clock.now() + timeout
+        while not self.link.wait_until(condition, 0.0):
+            left = deadline - clock.now()
+            if left <= 0:
+                return False
+            clock.sleep(min(POLL, left))
+        return True
 
     def set_raw_mode(self, on: bool, timeout: float = 2.0) -> None:
         """Turn the board's raw readings stream on or off."""
@@ -45,7 +77,7 @@ class BoardClient:
         link.exchange(want(count), connected=False)
         try:
             self.set_raw_mode(True)
-            if not link.wait_until(lambda: len(link.protocol.raw_scans) >= count, timeout):
+            if not self.wait_until(lambda: len(link.protocol.raw_scans) >= count, timeout):
                 got = len(link.protocol.raw_scans)
                 raise LinkError(f"{link.url}: only {got} of {count} raw scans came in {timeout:g} s")
             return [list(scan) for scan in link.protocol.raw_scans[:count]]
@@ -72,7 +104,7 @@ class BoardClient:
             return missing or (protocol.levels is not None and None not in protocol.levels)
 
         link.exchange(ask)
-        done = link.wait_until(answered, timeout)
+        done = self.wait_until(answered, timeout)
         protocol = link.protocol
         for code, text in protocol.errors:
             if code == p.CALIBRATION_MISSING:
@@ -115,15 +147,15 @@ class BoardClient:
             return protocol.command(msg_type, payload, now)
 
         pending: Pending = link.exchange(send)
-        if not link.wait_until(lambda: pending.done, timeout):
+        if not self.wait_until(lambda: pending.done, timeout):
             raise LinkError(f"{link.url}: no acknowledgement of {name} within {timeout:g} s")
         if pending.failed:
             raise LinkError(f"{link.url}: {name} was not acknowledged ({link.reason or f'{pending.tries} tries'})")
         if pending.status != p.OK:
-            link.wait_until(lambda: bool(link.protocol.errors), 0.2)  # the ERROR that says why
+            self.wait_until(lambda: bool(link.protocol.errors), 0.2)  # the ERROR that says why
             why = "; ".join(text for _code, text in link.protocol.errors if text)
             status = p.CODE_NAMES.get(pending.status or 0, str(pending.status))
             raise LinkError(f"{link.url}: the board refused {name}: {status}{': ' + why if why else ''}")
 
 
-__all__ = ["BoardClient"]
+__all__ = ["BoardClient", "WaitClock"]

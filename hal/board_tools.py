@@ -11,7 +11,6 @@ the terminal; tests perform the steps on the simulated board.
 from __future__ import annotations
 
 import statistics
-import time
 from dataclasses import dataclass
 from typing import Callable
 
@@ -19,7 +18,8 @@ from firmware.classify import Calibration, CalibrationError
 from firmware.scan import Layout
 
 from .interfaces import DiceEvent, EventQueue, Light, LightColour, LightFrame, SnapshotEvent
-from .board_client import BoardClient
+from .board_client import POLL, BoardClient, WaitClock
+from .clock import MonotonicClock
 from .serial_link import BoardLink, LinkError
 from .zones import ZONES
 
@@ -44,9 +44,11 @@ class Step:
 # -- doctor -----------------------------------------------------------------------------
 
 
-def doctor(link: BoardLink, events: EventQueue, say: Say, live_seconds: float = 0.0) -> bool:
+def doctor(link: BoardLink, events: EventQueue, say: Say, live_seconds: float = 0.0,
+           clock: WaitClock | None = None) -> bool:
     """Check the link, the firmware, the calibration and the LEDs, then show the sensors
-    live for ``live_seconds``; True when nothing is wrong."""
+    live for ``live_seconds``; True when nothing is wrong.  ``clock``: see ``calibrate``."""
+    timer = clock or MonotonicClock()
     healthy = True
     try:
         hello = link.wait_connected(5.0, first_attempt=True)
@@ -56,27 +58,29 @@ def doctor(link: BoardLink, events: EventQueue, say: Say, live_seconds: float = 
     say(f"link: connected to {link.url}")
     say(f"firmware: {hello.firmware}, protocol {hello.protocol_version}, {hello.zone_count} zones, id {hello.device_id.hex()}")
     try:
-        levels = BoardClient(link).get_levels()
+        levels = BoardClient(link, clock).get_levels()
         say(f"calibration: stored, {len(levels)} sensors")
     except LinkError as error:
         say(f"calibration: MISSING: {error}")
         healthy = False
     for colour in (LightColour.WARNING, LightColour.TARGET, LightColour.SOURCE, LightColour.OFF):
         try:
-            BoardClient(link).show_test(colour)
+            BoardClient(link, clock).show_test(colour)
         except LinkError as error:
             say(f"LED test: FAILED on {colour.value}: {error}")
             healthy = False
             break
-        time.sleep(0.3)
+        timer.sleep(0.3)
     else:
         say("LED test: every LED showed red, then the target and source colours, then went dark")
     if live_seconds > 0:
         say(f"live view for {live_seconds:g} s (move checkers, roll the dice):")
         link.request_snapshot()
-        end = time.monotonic() + live_seconds
-        while time.monotonic() < end:
-            event = events.get(timeout=min(0.5, max(end - time.monotonic(), 0.0)))
+        end = timer.now() + live_seconds
+        while timer.now() < end:
+            event = events.get(timeout=min(0.5, max(end - timer.now(), 0.0)))
+            if event is None and clock is not None:  # a virtual clock's queue does not block
+                clock.sleep(min(POLL, max(end - clock.now(), 0.0)))
             if isinstance(event, SnapshotEvent):
                 say("  " + describe_snapshot(event.snapshot.readings))
             elif isinstance(event, DiceEvent):
@@ -122,8 +126,11 @@ def _medians(scans: list[list[int]]) -> list[int]:
 
 
 def calibrate(link: BoardLink, perform: Callable[[Step], None], say: Say, layout: Layout | None = None,
-              scans: int = 16) -> Calibration:
+              scans: int = 16, clock: WaitClock | None = None) -> Calibration:
     """Run the guided calibration, store it on the board and return it.
+
+    ``clock``: the time the waits for the board run on (real time when None; a test's
+    virtual clock drives a lock-step virtual board).
 
     Raises LinkError for a link problem and CalibrationError (naming the sensor) for
     readings that cannot be a calibration (levels that do not rise, faces too close).
@@ -144,7 +151,7 @@ def calibrate(link: BoardLink, perform: Callable[[Step], None], say: Say, layout
         perform(step)
         if step.kind == "start":
             break
-        readings = _medians(BoardClient(link).raw_scans(scans * 2 if step.kind == "empty" else scans, timeout=30.0))
+        readings = _medians(BoardClient(link, clock).raw_scans(scans * 2 if step.kind == "empty" else scans, timeout=30.0))
         if step.kind == "empty":
             zero = readings
         elif step.kind == "stack":
@@ -168,7 +175,7 @@ def calibrate(link: BoardLink, perform: Callable[[Step], None], say: Say, layout
     reference = zero[layout.reference_sensor] if layout.reference_sensor is not None else None
     calibration = Calibration(zones, dice, reference, polarity)
     calibration.check(layout)
-    client = BoardClient(link)
+    client = BoardClient(link, clock)
     client.set_calibration(calibration, layout)
     client.store_calibration()
     say(f"calibration stored on the board ({layout.zone_sensor_count} slot sensors, polarity {polarity:+d})")

@@ -11,3 +11,7 @@ class MonotonicClock:
     def now(self) -> float:
         """Seconds since an arbitrary fixed point."""
         return time.monotonic()
+
+    def sleep(self, seconds: float) -> None:
+        """Let ``seconds`` pass (a ``hal.board_client.WaitClock``)."""
+        time.sleep(seconds)
