@@ -13,6 +13,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Sequence, TextIO
 
 from . import cli_args
+from .collector import settle_after_startup
 from .inputs import InputError, check_journal_path, check_records_folder, read_input, read_lines
 from .journal_entries import TurnEntry
 from .notation.bounded_json import JsonInputError, load_json
@@ -266,6 +267,7 @@ def _run_simulated(args, config, controller, begin, journal, say, out, stdin) ->
                   records=args.records or config.records, controller=controller, observer=observe, pace=args.speed)
     if begin is not None:
         table.apply(begin)
+    settle_after_startup()
     report = table.play_match()
     say(draw(controller.settings.rules, controller.game.position, controller.reader.geometry))
     say(controller.message)
@@ -346,6 +348,7 @@ def _run_board(args, config, controller, begin, journal, say, stdin) -> int:  # 
     say(f"Board on {link.url}: {controller.settings.rules.name}; Ctrl-C to stop")
     if begin is not None:
         runner.apply(begin)
+    settle_after_startup()
     link.request_snapshot()
     stopping = threading.Event()
     if threading.current_thread() is threading.main_thread():
@@ -384,6 +387,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
 
     if args.records is not None:
         check_records_folder(args.records)
+    settle_after_startup()
     report = simulate(settings, args.games, seed=args.seed, noise=args.noise, illegal_rate=args.illegal_rate,
                       records=args.records, progress=progress, link=args.link)
     if tty:
@@ -486,6 +490,7 @@ def cmd_virtual_board(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> i
     path, board = serve(args.rules or "trictrac", args.seed, players=args.players, quarter=args.quarter,
                         games=args.games, speed=args.speed, illegal_rate=args.illegal_rate, log=say)
     say(f"virtual board on {path}: in another terminal run  trictrac run --port {path}")
+    settle_after_startup()
     try:
         threading.Event().wait(args.seconds if args.seconds else None)
     except KeyboardInterrupt:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+from itertools import chain
 
-from hal.interfaces import Button, ButtonEvent, DiceEvent, DiceKind, LightFrame, Sound
+from hal.interfaces import Button, ButtonEvent, DiceEvent, DiceKind, Light, LightColour, LightFrame, LightMode, Sound
 from hal.zones import Checker
 
 from .clock import VirtualClock
@@ -52,30 +53,52 @@ class SimDice:
         self._queue.put(event)
 
 
+Packed = tuple[object, ...]
+"""A light frame shown, as plain values in one flat tuple: ``(time, message, zone, colour,
+mode, zone, colour, mode, ...)``."""
+
+
+def _pack(at: float, frame: LightFrame) -> Packed:
+    return (at, frame.message) + tuple(chain.from_iterable((z, l.colour.value, l.mode.value) for z, l in frame.lights))
+
+
+def _unpack(packed: Packed) -> tuple[float, LightFrame]:
+    at, message, *flat = packed
+    lights = tuple((flat[i], Light(LightColour(flat[i + 1]), LightMode(flat[i + 2]))) for i in range(0, len(flat), 3))
+    return at, LightFrame(lights, message)  # type: ignore[arg-type]
+
+
 class SimLights:
-    """A ``hal.interfaces.PointLights`` that records every frame it is shown, with the time."""
+    """A ``hal.interfaces.PointLights`` that records every frame it is shown, with the time.
+
+    The record holds flat tuples of strings and floats, which the garbage collector stops
+    tracking at its first look: a long run's thousands of frames add nothing to its full
+    collections (each would walk them all); ``history`` rebuilds the frames when asked.
+    """
 
     def __init__(self, clock: VirtualClock) -> None:
         self._clock = clock
-        self._history: list[tuple[float, LightFrame]] = []
+        self._history: list[Packed] = []
+        self._current = LightFrame()
 
     def show(self, frame: LightFrame) -> None:
         """Show (record) a frame."""
-        self._history.append((self._clock.now(), frame))
+        self._current = frame
+        self._history.append(_pack(self._clock.now(), frame))
 
     @property
     def current(self) -> LightFrame:
         """The frame shown now (all dark before any)."""
-        return self._history[-1][1] if self._history else LightFrame()
+        return self._current
 
     @property
     def frames(self) -> list[LightFrame]:
         """Every frame shown, oldest first."""
-        return [frame for _, frame in self._history]
+        return [_unpack(packed)[1] for packed in self._history]
 
     def history(self) -> list[tuple[float, LightFrame]]:
         """Every frame shown with its time, oldest first."""
-        return list(self._history)
+        return [_unpack(packed) for packed in self._history]
 
 
 class SimSounder:
@@ -101,12 +124,18 @@ class SimTurnIndicator:
     def __init__(self, clock: VirtualClock) -> None:
         self._clock = clock
         self.current: Checker | None = None
-        self.history: list[tuple[float, Checker | None]] = []
+        self._history: list[tuple[float, str | None]] = []
+        """Shown on every output: kept as plain values the garbage collector stops tracking."""
 
     def show_turn(self, checker: Checker | None) -> None:
         """Light one colour's LED, or neither."""
         self.current = checker
-        self.history.append((self._clock.now(), checker))
+        self._history.append((self._clock.now(), None if checker is None else checker.value))
+
+    @property
+    def history(self) -> list[tuple[float, Checker | None]]:
+        """Every call with its time, oldest first."""
+        return [(at, None if value is None else Checker(value)) for at, value in self._history]
 
 
 class SimButtons:
