@@ -148,9 +148,6 @@ class RuleSet:
         mover = position.side(position.turn)
         return st.pack(mover, position.side(position.turn.opponent), self.MIRRORED)
 
-    _pack = board_key
-    """Old private name, kept only until controller/tracking.py (being rewritten) calls ``board_key``."""
-
     def position_of(self, key: int, mover: Colour) -> Position:
         """The position a packed board (seen by ``mover``) stands for, ``mover`` to move."""
         mine, theirs = st.unpack(key, self.MIRRORED)
