@@ -143,6 +143,10 @@ class Reach:
                 return self._explanation(key, hit, board, early_bits, in_hand)
         return None
 
+    def same_mover(self, board: int) -> list[int]:
+        """The legal states whose mover's side is exactly that of ``board``."""
+        return [entry[0] for entry in self._by_mover.get(board & MOVER, ())]
+
     def _blots_gone(self, board: int) -> tuple[int, int] | None:
         """The start's blots gone from their points (a blot set), and how many are in a
         hand; None when the opponent's side changed in any other way."""

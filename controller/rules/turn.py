@@ -275,6 +275,13 @@ class TurnMap:
                 seen[child[0]] = None
         return tuple(seen)
 
+    def finished_like(self, board: int) -> list[int]:
+        """The complete boards whose mover's side is that of ``board`` (whatever the
+        opponent's side shows: the next player may already be moving)."""
+        if self._reach is None:
+            self._reach = Reach(self)
+        return [key for key in self._reach.same_mover(board) if key in self._finals]
+
     def explain(self, board: int, prefer: int | None = None) -> Explanation | None:
         """The legal state that explains ``board`` with checkers in hand and hits under way
         (``controller.rules.reach``); the index is built the first time it is needed."""
