@@ -581,17 +581,18 @@ def test_done_over_an_unfinished_play_is_warned_at_once() -> None:
     assert s.lit(L.SOURCE) == {"5", "6", "8", "I"}
 
 
-def test_a_roll_while_a_checker_is_in_the_air_waits_for_the_board_to_settle() -> None:
-    """Black throws while holding one of its checkers before its turn: the roll is held until
-    the checker is down, then used.  Likewise over White's complete play while White holds a
-    checker in the air.  No warning either time."""
+def test_a_roll_while_a_checker_is_in_the_air_starts_the_turn_or_waits_for_the_play() -> None:
+    """Black throws while holding one of its checkers before its turn: the turn starts at
+    once, the checker is simply in hand in it (put back, the turn goes on).  White's complete
+    play with White's checker in the air: Black's roll is held until it is down, then used.
+    No warning either time."""
     s = opened(dice=(3, 1))
     white_31_played(s)
     s.press(Button.DONE)
     s.lift("1", B)
     s.throw(6, 4)
-    assert s.message == "Roll 64 held until the board is settled"
-    assert s.phase is Phase.AWAIT_ROLL
+    assert s.phase is Phase.MOVING and s.entries("roll")[-1]["roll"] == [6, 4]
+    assert s.message == "Black 64: put it on a lit point"
     s.place("1", B)
     assert s.message == "Black to play 6-4"
     assert s.entries("roll")[-1]["roll"] == [6, 4]

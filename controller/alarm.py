@@ -1,0 +1,73 @@
+"""The board's warnings and their grace times: a wrong board must stand ``grace`` seconds
+before the board warns, a roll held over an unfinished play likewise; behind a quiet link
+(``Settings.confirm``) a warning waits for a fresh snapshot."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .phases import HeldRoll
+
+CONFIRM_AGAIN = 1.0
+"""Seconds after which an unanswered request to confirm a wrong board is made again."""
+
+
+@dataclass(frozen=True)
+class WrongBoard:
+    """A wrong board waiting out the grace time: what it shows (``key``) and since when."""
+
+    key: tuple[Any, ...]
+    since: float
+
+
+@dataclass
+class Alarm:
+    """Whether the board warns now, and the grace times running before it does."""
+
+    grace: float
+    confirm: bool
+    wrong: WrongBoard | None = None
+    warning: bool = False
+    """The board is warning about a wrong position now."""
+    stale: bool = False
+    """The board's link is down: its last board is not to be warned about."""
+    asked: float | None = None
+    """When the board was last asked to confirm a warning (``confirm``)."""
+
+    def clear(self) -> None:
+        """No wrong board, no warning: a new turn or phase judges the board anew."""
+        self.wrong = None
+        self.warning = False
+
+    def note_wrong(self, key: tuple[Any, ...], time: float) -> None:
+        """A wrong board showing ``key``: its grace time runs from when it first showed."""
+        if self.wrong is None or self.wrong.key != key:
+            self.wrong = WrongBoard(key, time)
+
+    def wrong_due(self, time: float) -> bool:
+        """A wrong board has stood its grace time unwarned."""
+        wrong = self.wrong
+        return wrong is not None and not self.warning and time >= wrong.since + self.grace
+
+    def held_due(self, held: HeldRoll | None, time: float) -> bool:
+        """A roll held over an unfinished play has waited out its grace time unwarned."""
+        return held is not None and not held.warned and not self.stale and time >= held.since + self.grace
+
+    def ask_again(self, time: float) -> bool:
+        """Behind a quiet link: should the board be asked (again) for a fresh snapshot now?"""
+        if self.asked is None or time >= self.asked + CONFIRM_AGAIN:
+            self.asked = time
+            return True
+        return False
+
+    def deadline(self, held: HeldRoll | None) -> float | None:
+        """When a grace time runs out, if one is running."""
+        times = []
+        if self.wrong is not None and not self.warning:
+            times.append(self.wrong.since + self.grace)
+        if held is not None and not held.warned and not self.stale:
+            times.append(held.since + self.grace)
+        if times and self.asked is not None:  # asked to confirm: ask again if no snapshot comes
+            times = [max(when, self.asked + CONFIRM_AGAIN) for when in times]
+        return min(times) if times else None

@@ -1,0 +1,103 @@
+"""The controller's phases: each its own immutable value holding only the data valid in it.
+
+``Phase`` names where the game stands (what ``Controller.phase`` reports); the classes below
+are the phase values the controller holds, one per ``Phase``.  Data that belongs to one
+phase lives only there (the turn under way in ``Moving``, the position to guide back to in
+``Restore``), so no field is ever "set only in some phases".  Which phase may follow which
+is declared in ``controller.transitions``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import ClassVar, Union
+
+from .rules.turn import TurnMap
+from .rules.values import Colour, Position, Roll
+from .tracking import Tracker
+
+
+class Phase(Enum):
+    """Where the game stands."""
+
+    SETUP = "setup"
+    OPENING = "opening"
+    AWAIT_ROLL = "await roll"
+    MOVING = "moving"
+    RESTORE = "restore"
+    GAME_OVER = "game over"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The lights guide the checkers to the start position."""
+
+    kind: ClassVar[Phase] = Phase.SETUP
+
+
+@dataclass(frozen=True)
+class Opening:
+    """The board stands at the start: each player throws one die."""
+
+    kind: ClassVar[Phase] = Phase.OPENING
+
+
+@dataclass(frozen=True)
+class AwaitRoll:
+    """The player to move rolls both dice."""
+
+    kind: ClassVar[Phase] = Phase.AWAIT_ROLL
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The turn under way: who plays which roll, its legal states and the tracker judging the board."""
+
+    colour: Colour
+    roll: Roll
+    map: TurnMap
+    tracker: Tracker
+
+
+@dataclass(frozen=True)
+class HeldRoll:
+    """The next player's roll, thrown before the mover's play was complete: used once it is."""
+
+    roll: Roll
+    since: float
+    warned: bool = False
+
+
+@dataclass(frozen=True)
+class Moving:
+    """A turn is being played: tracking and guidance until a complete play and the next roll or Done."""
+
+    turn: Turn
+    last_legal: int
+    """The turn map's key of the last legal board seen."""
+    held: HeldRoll | None = None
+
+    kind: ClassVar[Phase] = Phase.MOVING
+
+
+@dataclass(frozen=True)
+class Restore:
+    """Guide the board back to ``target`` (after a takeback or a restart), then play ``roll``'s
+    turn, or await a roll when ``roll`` is None."""
+
+    target: Position
+    roll: Roll | None = None
+
+    kind: ClassVar[Phase] = Phase.RESTORE
+
+
+@dataclass(frozen=True)
+class GameOver:
+    """The game is won: Done begins the next game of the match."""
+
+    kind: ClassVar[Phase] = Phase.GAME_OVER
+
+
+State = Union[Setup, Opening, AwaitRoll, Moving, Restore, GameOver]
+"""A phase value."""
