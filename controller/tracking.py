@@ -146,7 +146,6 @@ class StillMap:
         self.rules = rules
         self.mover = position.turn
         self.start = rules.board_key(position)
-        self._reach: Reach | None = None
 
     def key_of(self, mover: tuple[int, ...], opponent: tuple[int, ...]) -> int:
         """The packed key of a board showing these counts."""
@@ -178,12 +177,6 @@ class StillMap:
     def destinations(self, key: int, frm: int) -> tuple[int, ...]:
         """No checker may go anywhere between turns."""
         return ()
-
-    def explain(self, board: int, prefer: int | None = None) -> Explanation | None:
-        """The position with checkers lifted from it, if that is what ``board`` shows."""
-        if self._reach is None:
-            self._reach = Reach(self)
-        return self._reach.explain(board, prefer)
 
 
 class Kind(Enum):
@@ -226,6 +219,14 @@ class Tracker:
     def __init__(self, turn_map: TurnMap | StillMap) -> None:
         self.map = turn_map
         self.mover = turn_map.mover
+        self._reach: Reach | None = None
+
+    @property
+    def reach(self) -> Reach:
+        """The turn's states indexed to explain boards a hand makes (built when first needed)."""
+        if self._reach is None:
+            self._reach = Reach(self.map)
+        return self._reach
 
     def key(self, reading: BoardReading) -> int:
         """The packed key of a reading (counts above 15 are clipped: they are faults anyway)."""
@@ -248,7 +249,7 @@ class Tracker:
         key = self.key(reading)
         if key in turn_map:
             return Verdict(Kind.COMPLETE if turn_map.is_complete(key) else Kind.LEGAL, key)
-        found = turn_map.explain(key, last_legal)
+        found = self.reach.explain(key, last_legal)
         if found is None:
             return Verdict(Kind.WRONG, fault=Fault.MIXED if reading.mixed else None)
         if not found.hit_pending:

@@ -41,6 +41,7 @@ class States(Protocol):
 
     def states(self) -> tuple[int, ...]:
         """Every legal board of the turn, the fewest dice used first."""
+    def is_complete(self, key: int) -> bool: ...
     def remaining_dice(self, key: int) -> tuple[int, ...]: ...
     def next_keys(self, key: int) -> tuple[int, ...]: ...
 
@@ -143,9 +144,10 @@ class Reach:
                 return self._explanation(key, hit, board, early_bits, in_hand)
         return None
 
-    def same_mover(self, board: int) -> list[int]:
-        """The legal states whose mover's side is exactly that of ``board``."""
-        return [entry[0] for entry in self._by_mover.get(board & MOVER, ())]
+    def finished_like(self, board: int) -> list[int]:
+        """The complete boards whose mover's side is that of ``board`` (whatever the
+        opponent's side shows: the next player may already be moving)."""
+        return [entry[0] for entry in self._by_mover.get(board & MOVER, ()) if self.turn.is_complete(entry[0])]
 
     def _blots_gone(self, board: int) -> tuple[int, int] | None:
         """The start's blots gone from their points (a blot set), and how many are in a

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Iterable
 
 from . import state as st
-from .reach import Explanation, Reach
 from .base import RuleSet
 from .values import IllegalPlayError, Move, Play, Point, Position, Roll
 
@@ -163,7 +162,6 @@ class TurnMap:
             for node in level:
                 if node in good:
                     self._states.setdefault(node[0], []).append(node)
-        self._reach: Reach | None = None
 
     def _children(self, node: Node) -> list[tuple[Move, Node]]:
         state, dice = node
@@ -250,16 +248,14 @@ class TurnMap:
     def destinations_from(self, nodes: Iterable[Node], frm: Point) -> tuple[Point, ...]:
         """Where a checker lifted from ``frm`` at any of ``nodes`` may end."""
         found: dict[Point, None] = {}
-
-        def walk(node: Node, point: Point) -> None:
+        todo = [(node, frm) for node in nodes]  # a stack, not a closure: no reference cycle
+        while todo:
+            node, point = todo.pop()
             for move, child in self.good_children(node):
                 if move.frm == point:
                     found[move.to] = None
                     if move.to:
-                        walk(child, move.to)
-
-        for node in nodes:
-            walk(node, frm)
+                        todo.append((child, move.to))
         return tuple(found)
 
     def remaining_dice(self, key: int) -> tuple[int, ...]:
@@ -274,17 +270,3 @@ class TurnMap:
             for _, child in self.good_children(node):
                 seen[child[0]] = None
         return tuple(seen)
-
-    def finished_like(self, board: int) -> list[int]:
-        """The complete boards whose mover's side is that of ``board`` (whatever the
-        opponent's side shows: the next player may already be moving)."""
-        if self._reach is None:
-            self._reach = Reach(self)
-        return [key for key in self._reach.same_mover(board) if key in self._finals]
-
-    def explain(self, board: int, prefer: int | None = None) -> Explanation | None:
-        """The legal state that explains ``board`` with checkers in hand and hits under way
-        (``controller.rules.reach``); the index is built the first time it is needed."""
-        if self._reach is None:
-            self._reach = Reach(self)
-        return self._reach.explain(board, prefer)
