@@ -6,6 +6,12 @@ checker and putting it back, sliding along points, carrying a hit checker to the
 pool, taking a move back within the turn, and at a set rate trying an illegal move and
 correcting it once the board warns.  Every step is a generator that yields how many
 seconds of virtual time pass before the next.
+
+The hand habits of issue 8 (``Behaviour.blot_hold_rate``, ``carry_through_rate``,
+``two_at_once_rate``, ``early_throw_rate``, ``hover_throw_rate``, ``speed``) are off by
+default, and a habit whose rate is 0 draws nothing from the random generator, so every
+seeded game of the plain behaviour is played exactly as before; ``Behaviour.real_hands()``
+turns them all on.
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ from .board import PhysicalBoard, neighbours
 
 Steps = Generator[float, None, None]
 """A performance: yields the seconds to wait before its next action."""
+Performance = Generator[float, None, bool]
+"""A play performed: yields the seconds to wait, returns whether the next roll was thrown."""
 
 
 class Strategy(Protocol):
@@ -182,6 +190,41 @@ class Behaviour:
     illegal_rate: float = 0.0
     warning_patience: float = 4.0
     """Seconds a player waits for the board's warning after an illegal move before giving up."""
+    blot_hold_rate: float = 0.0
+    """Of the blots taken off before the hitter arrives (``hit_first_rate``), the share held
+    in the hand until the hitter is down instead of put on the bar at once."""
+    carry_through_rate: float = 0.0
+    """Chance that a checker moving on with the next die (13/7/2*) is carried straight to its
+    final point, over any hit point on the way, instead of being put down in between."""
+    two_at_once_rate: float = 0.0
+    """Chance that the checkers of two moves (neither a hit) are lifted together, then put down."""
+    early_throw_rate: float = 0.0
+    """Chance per turn that the next player throws the dice while the mover's last checker is
+    still in the hand (the game's winning play excepted)."""
+    hover_throw_rate: float = 0.0
+    """Chance per roll that a hand hovers over some points when the dice land, and the player
+    starts moving at once, before the board is ever seen uncovered."""
+    speed: float = 1.0
+    """How fast the hands are against a person's (every wait divided by it, but not the
+    patience for a warning: a person still waits for the board)."""
+
+    def __post_init__(self) -> None:
+        if self.speed <= 0:
+            raise ValueError(f"speed is a factor above 0, not {self.speed!r}")
+
+    @classmethod
+    def real_hands(cls, **changes: float) -> Behaviour:
+        """Every hand habit of issue 8 on, at rates people show (an evening's guess), with
+        ``changes`` on top: what a soak uses to prove the board follows every hand."""
+        rates: dict[str, float] = {
+            "blot_hold_rate": 0.3,
+            "carry_through_rate": 0.5,
+            "two_at_once_rate": 0.1,
+            "early_throw_rate": 0.15,
+            "hover_throw_rate": 0.1,
+        }
+        rates.update(changes)
+        return cls(**rates)  # type: ignore[arg-type]
 
 
 @dataclass
@@ -211,78 +254,217 @@ class Hand:
         return self.reader.zone_of(colour, point)
 
     def _wait(self, span: tuple[float, float]) -> float:
-        return self.rng.uniform(*span)
+        return self.rng.uniform(*span) / self.behaviour.speed
+
+    def _s(self, seconds: float) -> float:
+        """A hand's own wait, at the player's speed."""
+        return seconds / self.behaviour.speed
+
+    def chance(self, rate: float) -> bool:
+        """True with probability ``rate``; a rate of 0 draws nothing, so seeds keep their games."""
+        return rate > 0 and self.rng.random() < rate
 
     # -- single actions ------------------------------------------------------------------
     def _lift(self, zone: Zone, colour: Colour) -> Steps:
         self.board.hover([zone])
-        yield 0.05
+        yield self._s(0.05)
         self.board.lift(zone, checker_of(colour))
-        yield 0.05
+        yield self._s(0.05)
         self.board.unhover()
 
     def _place(self, zone: Zone, colour: Colour) -> Steps:
         self.board.hover([zone])
-        yield 0.05
+        yield self._s(0.05)
         self.board.place(zone, checker_of(colour))
-        yield 0.05
+        yield self._s(0.05)
         self.board.unhover()
 
-    def _carry(self, frm: Zone, to: Zone, colour: Colour, slide: bool) -> Steps:
-        """Lift from ``frm``, maybe slide over the points between, put down on ``to``."""
+    def _carry(self, frm: Zone, to: Zone, colour: Colour, slide: bool, in_air: Callable[[], Steps] | None = None) -> Steps:
+        """Lift from ``frm``, maybe slide over the points between, put down on ``to``;
+        ``in_air`` is performed while the checker is in the hand (the next roll thrown)."""
         yield from self._lift(frm, colour)
         yield self._wait(self.behaviour.hesitate)
+        if in_air is not None:
+            yield from in_air()
         if slide and frm in LINES and to in LINES:
             for zone in _between(frm, to)[:3]:
                 try:
                     self.board.place(zone, checker_of(colour))
                 except ValueError:  # a full stack: the hand goes over it
                     continue
-                yield self.rng.uniform(0.03, 0.1)
+                yield self.rng.uniform(0.03, 0.1) / self.behaviour.speed
                 self.board.lift(zone, checker_of(colour))
-                yield 0.02
+                yield self._s(0.02)
         yield from self._place(to, colour)
 
     # -- a whole play ----------------------------------------------------------------------
-    def perform(self, position: Position, roll: Roll, play: Play, done: int = 0) -> Steps:
+    def perform(
+        self,
+        position: Position,
+        roll: Roll,
+        play: Play,
+        done: int = 0,
+        throw_next: Callable[[], None] | None = None,
+        rush: bool = False,
+    ) -> Performance:
         """Make ``play`` on the board from ``position``, with a person's detours; the first
-        ``done`` moves already stand on the board (made before a restart)."""
+        ``done`` moves already stand on the board (made before a restart).
+
+        ``throw_next`` throws the next player's dice: called (at ``early_throw_rate``) while
+        the last checker is still in the hand; the return value says whether it was.
+        ``rush``: no thinking before the first move (the hand is already over the board)."""
         colour = position.turn
         behaviour = self.behaviour
-        yield self._wait(behaviour.think)
+        thought = self._wait(behaviour.think)
+        yield 0.0 if rush else thought
         attempt_at = self.rng.randrange(len(play) + 1) if self.rng.random() < behaviour.illegal_rate else -1
+        early = throw_next is not None and attempt_at != len(play) and bool(play) and self.chance(behaviour.early_throw_rate)
+        thrown = False
+
+        def throw() -> Steps:
+            nonlocal thrown
+            assert throw_next is not None
+            throw_next()
+            thrown = True
+            # the checker comes down just after the dice: well within the grace time, so the
+            # roll over the unfinished play is never warned as "more must be played"
+            yield self.rng.uniform(0.05, 0.4) / behaviour.speed
+
         board_position = position
-        for index, move in enumerate(play):
+        index = 0
+        while index < len(play):
+            move = play[index]
             if index < done:
                 board_position = self.rules.apply(board_position, Play((move,))).with_turn(colour)
+                index += 1
                 continue
-            if index == attempt_at:
+            group = self._chain(play, index)
+            if index <= attempt_at < index + len(group):
                 yield from self._illegal_attempt(position, roll, board_position)
-            if self.rng.random() < behaviour.wrong_lift_rate:
-                yield from self._wrong_lift(board_position, move)
-            yield from self._move(colour, move)
-            if self.rng.random() < behaviour.takeback_rate:
-                yield from self._take_back_and_redo(colour, move)
-            board_position = self.rules.apply(board_position, Play((move,))).with_turn(colour)
+            last = index + len(group) == len(play)
+            in_air = throw if early and last else None
+            if len(group) == 1:
+                pair = index + 1 < len(play) and not last and self._pairable(play, index, attempt_at)
+                if pair and self.chance(behaviour.two_at_once_rate):
+                    second = play[index + 1]
+                    yield from self._two_at_once(colour, move, second, throw if early and index + 2 == len(play) else None)
+                    board_position = self.rules.apply(board_position, Play((move, second))).with_turn(colour)
+                    index += 2
+                    yield self._wait(behaviour.hesitate)
+                    continue
+                if self.rng.random() < behaviour.wrong_lift_rate:
+                    yield from self._wrong_lift(board_position, move)
+                yield from self._move(colour, move, in_air)
+                if in_air is None and self.rng.random() < behaviour.takeback_rate:
+                    yield from self._take_back_and_redo(colour, move)
+            else:
+                yield from self._move_through(colour, group, in_air)
+            board_position = self.rules.apply(board_position, Play(group)).with_turn(colour)
+            index += len(group)
             yield self._wait(behaviour.hesitate)
         if attempt_at == len(play) and play:
             # after the last move the board is complete: an extra move is always wrong
             yield from self._illegal_attempt(position, roll, board_position)
+        return thrown
 
-    def _move(self, colour: Colour, move: Move) -> Steps:
+    def _chain(self, play: Play, index: int) -> tuple[Move, ...]:
+        """The moves from ``index`` one checker makes in one carry: itself alone, or (at
+        ``carry_through_rate``) with every following move that goes on from where it lands."""
+        group = [play[index]]
+        following = index + 1 < len(play) and play[index + 1].frm == play[index].to
+        if following and self.chance(self.behaviour.carry_through_rate):
+            for move in play[index + 1:]:
+                if move.frm != group[-1].to:
+                    break
+                group.append(move)
+        return tuple(group)
+
+    @staticmethod
+    def _pairable(play: Play, index: int, attempt_at: int) -> bool:
+        """Whether moves ``index`` and ``index + 1`` may be lifted together: neither hits,
+        the second does not go on from the first, and no illegal attempt comes between."""
+        first, second = play[index], play[index + 1]
+        return not first.hit and not second.hit and second.frm != first.to and attempt_at != index + 1
+
+    def _two_at_once(self, colour: Colour, first: Move, second: Move, in_air: Callable[[], Steps] | None) -> Steps:
+        """Lift the checkers of two moves together, then put them down one after the other."""
+        checker = checker_of(colour)
+        sources = [self._zone(colour, first.frm), self._zone(colour, second.frm)]
+        self.board.hover(sources)
+        yield self._s(0.05)
+        for zone in sources:
+            self.board.lift(zone, checker)
+        yield self._s(0.05)
+        self.board.unhover()
+        yield self._wait(self.behaviour.hesitate)
+        yield from self._place(self._zone(colour, first.to), colour)
+        yield self._wait(self.behaviour.hesitate)
+        if in_air is not None:
+            yield from in_air()
+        yield from self._place(self._zone(colour, second.to), colour)
+
+    def _move(self, colour: Colour, move: Move, in_air: Callable[[], Steps] | None = None) -> Steps:
         frm, to = self._zone(colour, move.frm), self._zone(colour, move.to)
         opponent = colour.opponent
         slide = self.rng.random() < self.behaviour.slide_rate
         if move.hit and self.rng.random() < self.behaviour.hit_first_rate:
-            # take the blot off first, then move in
-            yield from self._carry(to, WAITING[checker_of(opponent)], opponent, slide=False)
+            # take the blot off first (to the bar, or held in the hand), then move in
+            bar = WAITING[checker_of(opponent)]
+            if self.chance(self.behaviour.blot_hold_rate):
+                yield from self._lift(to, opponent)
+                yield self._wait(self.behaviour.hesitate)
+                yield from self._carry(frm, to, colour, slide)
+                yield self._wait(self.behaviour.hesitate)
+                if in_air is not None:  # the blot is the last checker in the hand
+                    yield from in_air()
+                yield from self._place(bar, opponent)
+                return
+            yield from self._carry(to, bar, opponent, slide=False)
             yield self._wait(self.behaviour.hesitate)
-            yield from self._carry(frm, to, colour, slide)
+            yield from self._carry(frm, to, colour, slide, in_air)
             return
-        yield from self._carry(frm, to, colour, slide)
+        yield from self._carry(frm, to, colour, slide, None if move.hit else in_air)
         if move.hit:
             yield self._wait(self.behaviour.hesitate)
-            yield from self._carry(to, WAITING[checker_of(opponent)], opponent, slide=False)
+            yield from self._carry(to, WAITING[checker_of(opponent)], opponent, slide=False, in_air=in_air)
+
+    def _move_through(self, colour: Colour, moves: tuple[Move, ...], in_air: Callable[[], Steps] | None) -> Steps:
+        """One checker carried straight over several dice (13/7/2*, 13/8*/2): each blot on
+        the way is taken off before the hitter is lifted (to the bar, or held in the hand
+        until it is down) or after it is down, as ``hit_first_rate`` and ``blot_hold_rate`` say."""
+        behaviour = self.behaviour
+        opponent = colour.opponent
+        bar = WAITING[checker_of(opponent)]
+        before: list[Zone] = []
+        held: list[Zone] = []
+        after: list[Zone] = []
+        for move in moves:
+            if not move.hit:
+                continue
+            blot = self._zone(colour, move.to)
+            if self.rng.random() < behaviour.hit_first_rate:
+                (held if self.chance(behaviour.blot_hold_rate) else before).append(blot)
+            else:
+                after.append(blot)
+        for blot in before:
+            yield from self._carry(blot, bar, opponent, slide=False)
+            yield self._wait(behaviour.hesitate)
+        for blot in held:
+            yield from self._lift(blot, opponent)
+            yield self._wait(behaviour.hesitate)
+        # the next roll comes while the last checker to be put down is still in the hand
+        last = "after" if after else "held" if held else "hitter"
+        hitter_air = in_air if last == "hitter" else None
+        yield from self._carry(self._zone(colour, moves[0].frm), self._zone(colour, moves[-1].to), colour, False, hitter_air)
+        for n, _ in enumerate(held):
+            yield self._wait(behaviour.hesitate)
+            if in_air is not None and last == "held" and n == len(held) - 1:
+                yield from in_air()
+            yield from self._place(bar, opponent)
+        for n, blot in enumerate(after):
+            yield self._wait(behaviour.hesitate)
+            blot_air = in_air if n == len(after) - 1 else None
+            yield from self._carry(blot, bar, opponent, slide=False, in_air=blot_air)
 
     def _wrong_lift(self, board_position: Position, move: Move) -> Steps:
         """Lift a checker that is not the one to move, think again, put it back."""

@@ -22,12 +22,13 @@ from controller.collector import collect_when_idle
 from controller.journal import Journal
 from controller.machine import Controller, Output, Phase, Settings
 from controller.rules.game import Game, TurnRecord
-from controller.rules.values import Colour, Play
+from controller.rules.values import Colour, Play, Roll
 from controller.files import write_atomic
 from controller.records.from_match import match_record
 from controller.records.matfile import write_mat
 from controller.runner import BoardRunner
 from hal.interfaces import Button, DiceEvent, SnapshotEvent, TickEvent
+from hal.zones import LINES
 
 from .hardware import SimulatedHardware
 from .players import Behaviour, Hand, RandomPlayer, Steps, Strategy
@@ -339,33 +340,49 @@ class Table:
         else:
             truth = resumed
             roll = yield from restart_scene(self, truth)
+        speed = self.behaviour.speed
         while truth.opening is None:
             a = self.players[Colour.WHITE].opening(rng)
             b = self.players[Colour.BLACK].opening(rng)
-            yield rng.uniform(0.3, 1.0)
+            yield rng.uniform(0.3, 1.0) / speed
             self.throw(a, b)
             if truth.throw_opening(a, b) is not None:
                 roll = truth.pending_roll
         while not truth.is_over:
             colour = truth.turn
             player = self.players[colour]
+            rush = False
             if roll is None:
                 roll = player.roll(rng)
-                yield rng.uniform(*self.behaviour.think)
+                rush = self.hand.chance(self.behaviour.hover_throw_rate)
+                yield rng.uniform(*self.behaviour.think) / speed
+                if rush:  # a hand over some points when the dice land; the player moves at once
+                    self.sim.board.hover(rng.sample(LINES, rng.randint(1, 3)))
                 self.throw(roll.first, roll.second)
-                yield 0.3
+                yield (0.05 if rush else 0.3) / speed
             position = truth.position
             plays = self.rules.legal_plays(position, roll)
             if not plays:
+                self.sim.board.unhover()
                 truth.play(roll, Play())
                 roll = None
                 continue
             play, done = self.partial or (player.choose(self.rules, position, roll, plays, rng), 0)
             self.partial = None
-            yield from self.hand.perform(position, roll, play, done)
+            thrown: list[Roll] = []
+
+            def throw_next(nxt: Colour = colour.opponent, thrown: list[Roll] = thrown) -> None:
+                """The next player throws while this play is still in the hand."""
+                dice = self.players[nxt].roll(rng)
+                thrown.append(dice)
+                self.throw(dice.first, dice.second)
+
+            early = self.behaviour.early_throw_rate > 0 and self.rules.result(self.rules.apply(position, play)) is None
+            yield from self.hand.perform(position, roll, play, done, throw_next if early else None, rush)
+            self.sim.board.unhover()
             truth.play(roll, play)
             self.report.plays_made += 1
-            roll = None
+            roll = thrown[0] if thrown else None
             if self.sim.clock.now() > GAME_TIME_LIMIT * len(self.truth):
                 break
         if truth.is_over:
