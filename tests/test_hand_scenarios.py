@@ -7,8 +7,8 @@ the play the journal records, and that the game goes on (the next roll is taken,
 "Nothing may move now").  Each family also has an illegal sequence that must still be
 warned, so that a fix cannot pass by accepting everything.
 
-Tests that fail before the tracker (D1) and machine (D2) work are marked ``xfail`` with
-``ISSUE_8``; remove the marks once they pass.
+Tests that still fail with the tracker (D1) and machine (D2) work so far are marked
+``xfail`` with ``ISSUE_8``; remove the marks once they pass.
 """
 
 from __future__ import annotations
@@ -179,11 +179,7 @@ def test_a_hit_with_the_hitter_first_is_recorded_unwarned(hit: Hit) -> None:
 
 
 @pytest.mark.parametrize("order", ["bar-first", "in-hand"])
-@pytest.mark.parametrize(
-    "hit",
-    [pytest.param(h, marks=ISSUE_8) if not h.name.startswith("13/8*/2") else h for h in HITS],
-    ids=lambda h: h.name,
-)
+@pytest.mark.parametrize("hit", HITS, ids=lambda h: h.name)
 def test_a_hit_with_the_blot_off_first_is_recorded_unwarned(hit: Hit, order: str) -> None:
     """D1: the blot taken off before the hitter arrives (put on the bar, or held in the hand
     until the hitter is down) is a hit under way, never an illegal move."""
@@ -202,7 +198,6 @@ def last_play_after_done(s: Scene) -> str:
     return last_play(s, "white")
 
 
-@ISSUE_8
 def test_the_issues_repro_blot_off_then_hitter_is_not_warned_in_trictrac() -> None:
     """D1 (the issue's repro, verbatim): 13/7/2* with the blot put on the bar first."""
     s = scene(start=REPRO)
@@ -258,7 +253,6 @@ def white_played_31(s: Scene) -> None:
     s.move("6", "5", W)
 
 
-@ISSUE_8
 def test_the_issues_repro_a_checker_lifted_before_the_roll_is_the_first_move() -> None:
     """D2 (the issue's repro): after White's Done, Black lifts a checker, throws 6-4 and
     puts the checker down 6 further on: that is Black's first move of the new roll."""
@@ -279,7 +273,6 @@ def test_the_issues_repro_a_checker_lifted_before_the_roll_is_the_first_move() -
     assert_goes_on(s, "black")
 
 
-@ISSUE_8
 def test_a_roll_under_a_hovering_hand_then_a_first_move() -> None:
     """D2: the hand hovers over Black's points (hidden zones) when the dice land, and moves
     a checker before the board is ever seen whole again: the roll is used for that move."""
@@ -323,7 +316,6 @@ def test_a_roll_during_a_sensor_dropout_then_a_first_move(DROPOUT: str) -> None:
     assert_goes_on(s, "black")
 
 
-@ISSUE_8
 def test_the_opening_throw_with_a_checker_in_hand() -> None:
     """D2: trictrac's opening throw lands while White already holds a checker from 8; put
     on 5, it is White's first move of the opening 3-1."""
