@@ -1,0 +1,244 @@
+"""The controller's steps of play: the setup and a restore guided to their position, the
+opening throw, a turn started and ended, the next player's roll during a turn (held until
+the play is complete), Done, Takeback and the next game, with the journal entries each makes.  A base of ``controller.machine.Controller``: it
+uses the controller's state and output (declared below; this module never imports the machine).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from hal.interfaces import LightFrame, Sound
+
+from . import guidance
+from .alarm import WrongBoard
+from .journal_entries import Entry, GameEntry, GameOverEntry, OpeningEntry, RollEntry, TakebackEntry, TurnEntry
+from .notation.moves import format_play
+from .notation.position_json import position_to_json
+from .phases import AwaitRoll, GameOver, HeldRoll, Moving, Opening, Restore, Setup, Turn
+from .rules.game import TurnRecord
+from .rules.turn import TurnMap
+from .rules.values import Colour, IllegalPlayError, Play, Roll
+from .screens import score_message
+from .tracking import Kind, Tracker
+from .transitions import Trigger, UndeclaredTransition
+
+if TYPE_CHECKING:
+    from .alarm import Alarm
+    from .outputs import Output, Settings
+    from .phases import State
+    from .resume import Window
+    from .rules.game import Game, Match
+    from .screens import Screens
+    from .tracking import BoardReader, BoardReading, Verdict
+
+T = Trigger
+
+
+class TrackerError(RuntimeError):
+    """The tracker accepted a play the rules refuse (its map holds only legal plays: a bug)."""
+
+
+class TurnSteps:
+    """The steps of play between the phases (see the module docstring)."""
+
+    if TYPE_CHECKING:  # the controller's state and steps used here
+        settings: Settings
+        match: Match
+        game: Game
+        _state: State
+        _window: Window | None
+        _reading: BoardReading | None
+        _verdict: Verdict | None
+        _alarm: Alarm
+        _seq: int
+        _last_throw: int | None
+        reader: BoardReader
+        _screens: Screens
+
+        def _go(self, trigger: Trigger, state: State) -> None: ...
+        def _stay(self, state: State) -> None: ...
+        def _resume_explain(self, time: float) -> Output | None: ...
+        def _guidance(self) -> LightFrame: ...
+        def _output(self, **kwargs: object) -> Output: ...
+
+    # -- setup and restore ---------------------------------------------------------------------
+    def _guide_restore(self, time: float) -> Output:
+        """SETUP, RESTORE and GAME_OVER: lights until the board shows the target position."""
+        state = self._state
+        target = state.target if isinstance(state, Restore) else self.game.position
+        label = "Set up the board for the start" if isinstance(state, Setup) else "Put the checkers back as lit"
+        reading = self._reading
+        if reading is None:  # no board seen yet: the lights wait for one
+            return self._output(message=label)
+        wanted = self.reader.position_reading(target)
+        exact = not reading.unreadable and reading.white == wanted.white and reading.black == wanted.black
+        if not exact and isinstance(state, Restore) and self._window is not None and self._window.lenient:
+            resumed = self._resume_explain(time)
+            if resumed is not None:
+                return resumed
+        if exact and isinstance(state, Setup):
+            self._go(T.BOARD_SET_UP, Opening())
+            return self._output(frame=self._guidance())
+        if exact and isinstance(state, Restore):
+            return self._finish_restore(time, state)
+        if isinstance(state, GameOver):
+            return self._output()
+        frame = guidance.restore_frame(self.reader, reading, wanted, label)
+        if isinstance(state, Setup):
+            frame = LightFrame.of({**guidance.start_quarter_lights(self._screens.quarter), **dict(frame.lights)}, label)
+        return self._output(frame=frame)
+
+    def _finish_restore(self, time: float, restore: Restore) -> Output:
+        if restore.roll is not None:
+            return self._start_turn(time, restore.roll, T.RESTORED, journal_roll=False)
+        self._go(T.RESTORED, AwaitRoll() if self.game.opening is not None or self.game.history else Opening())
+        return self._output(frame=self._guidance())
+
+    def _on_opening(self, time: float, a: int, b: int) -> Output:
+        opening = self.game.throw_opening(a, b)
+        if opening is None:
+            return self._output(message=f"Equal throws ({a}-{b}): throw again")
+        entry = OpeningEntry(self._next_seq(), _stamp(time), (a, b), self._last_throw)
+        who = "the first player" if opening.winner == 0 else "the second player"
+        if opening.roll is None:
+            self._go(T.OPENING_THROW, AwaitRoll())
+            message = f"{opening.first.value.capitalize()} ({who}) starts: roll both dice"
+            frame = LightFrame.of(guidance.turn_lights(opening.first), message)
+            return self._output(journal=(entry,), frame=frame, sounds=(Sound.TURN,))
+        return self._start_turn(time, opening.roll, T.OPENING_THROW, journal_roll=False).after((entry,))
+
+    # -- the held roll (MOVING) ------------------------------------------------------------------
+    def _next_roll_while_moving(self, time: float, state: Moving, roll: Roll) -> Output:
+        """The next player's roll during a turn: it ends a complete play, else it is held
+        until the play is complete (``_play_held_roll``)."""
+        turn, verdict = state.turn, self._verdict
+        if verdict is not None and verdict.kind is Kind.COMPLETE and verdict.key is not None:
+            return self._end_turn(time, turn.map.play_to(verdict.key), next_roll=roll)
+        if verdict is None and turn.map.is_complete(state.last_legal):
+            return self._end_turn(time, turn.map.play_to(state.last_legal), next_roll=roll)
+        if state.held is None or state.held.roll != roll:
+            self._stay(replace(state, held=HeldRoll(roll, time)))
+        return self._output(message=f"Roll {roll} held until {turn.colour.value} has finished")
+
+    def _play_held_roll(self, time: float, play: Play, held: HeldRoll) -> Output:
+        """The mover's play is complete: it ends the turn and the held roll starts the next."""
+        return self._end_turn(time, play, next_roll=held.roll)
+
+    # -- turns ---------------------------------------------------------------------------------
+    def _start_turn(self, time: float, roll: Roll, trigger: Trigger, journal_roll: bool = True) -> Output:
+        """The player to move plays ``roll`` (journalled unless it already is); a roll with
+        no legal move passes at once.  Whatever was held, this roll is the one in play now."""
+        colour = self.game.turn
+        turn_map = TurnMap(self.settings.rules, self.game.position, roll)
+        journal: list[Entry] = []
+        if journal_roll:
+            self._window = self._window.after_turn() if self._window else None  # a fresh roll: play on as usual
+            journal.append(self._roll_entry(time, colour, roll))
+        if turn_map.passes:
+            record = self.game.play(roll, Play())
+            journal.append(self._turn_entry(time, record))
+            self._window = self._window.after_turn() if self._window else None
+            self._go(trigger, AwaitRoll())
+            self._verdict = None
+            message = f"{colour.value.capitalize()} cannot move with {roll}: the turn passes"
+            return self._output(
+                journal=tuple(journal), frame=guidance.pass_frame(colour, message), sounds=(Sound.TURN,), log=(message,)
+            )
+        turn = Turn(colour, roll, turn_map, Tracker(turn_map))
+        self._go(trigger, Moving(turn, turn_map.start))
+        self._verdict = None
+        self._alarm.clear()
+        if self._reading is not None:
+            self._verdict = turn.tracker.judge(self._reading, turn_map.start)
+            if self._verdict.kind is Kind.WRONG:  # the board was already wrong: its grace starts now
+                self._alarm.wrong = WrongBoard((turn.tracker.key(self._reading), self._verdict.fault), time)
+        return self._output(journal=tuple(journal), frame=self._guidance(), sounds=(Sound.TURN,))
+
+    def _end_turn(self, time: float, play: Play, next_roll: Roll | None = None) -> Output:
+        state = self._state
+        if not isinstance(state, Moving):
+            raise UndeclaredTransition(f"a turn ends in {state.kind.value}")
+        try:
+            record = self.game.play(state.turn.roll, play)
+        except IllegalPlayError as error:  # cannot happen: the map only holds legal plays
+            raise TrackerError(f"tracker accepted an illegal play: {error}") from error
+        journal: list[Entry] = [self._turn_entry(time, record)]
+        self._verdict = None
+        self._window = self._window.after_turn() if self._window else None
+        result = self.game.result()
+        if result is not None:  # a roll thrown during the winning turn belongs to no one
+            self.match.finish_game()
+            self._go(T.WINNING_PLAY, GameOver())
+            journal.append(GameOverEntry(self._next_seq(), _stamp(time), result.winner, result.points, result.kind))
+            message = score_message(result, self.match)
+            return self._output(
+                journal=tuple(journal),
+                frame=guidance.winner_frame(result.winner, message),
+                sounds=(Sound.GAME_OVER,),
+                log=(message,),
+                finished=result,
+            )
+        self._go(T.PLAY_COMPLETE, AwaitRoll())
+        if next_roll is not None:
+            return self._start_turn(time, next_roll, T.ROLL).after(tuple(journal))
+        return self._output(journal=tuple(journal), frame=self._guidance())
+
+    def _done(self, time: float, state: Moving) -> Output:
+        """Done during a turn: ends a complete play, else warns that more must be played."""
+        verdict = self._verdict
+        key = verdict.key if verdict is not None and verdict.kind is Kind.COMPLETE else None
+        if key is None and verdict is None and state.turn.map.is_complete(state.last_legal):
+            key = state.last_legal
+        if key is not None:
+            return self._end_turn(time, state.turn.map.play_to(key))
+        message = "More must be played before Done"
+        return self._output(message=message, sounds=(Sound.WARNING,), log=(message,), warning="more to play")
+
+    def _takeback(self, time: float) -> Output:
+        history = self.game.history
+        last = history[-1] if history else None
+        if not isinstance(self._state, (Moving, AwaitRoll)) or not isinstance(last, TurnRecord):
+            return self._output(message="Nothing to take back", sounds=(Sound.WARNING,))
+        self.game.undo()
+        self._window = None
+        self._verdict = None
+        self._alarm.clear()
+        self._go(T.TAKEBACK, Restore(last.before, last.roll))
+        entry = TakebackEntry(self._next_seq(), _stamp(time), last.colour, last.roll)
+        message = f"Take back {last.colour.value}'s {last.roll}: put the checkers back as lit"
+        out = self._guide_restore(time) if self._reading is not None else self._output(message=message)
+        return out.after((entry,))
+
+    def _next_game(self, time: float) -> Output:
+        winner = self.match.winner()
+        if winner is not None:
+            return self._output(message=f"The match is over: {winner.value} wins")
+        self.game = self.match.new_game()
+        self._go(T.NEXT_GAME, Setup())
+        entry = GameEntry(self._next_seq(), _stamp(time), len(self.match.games))
+        out = self._guide_restore(time) if self._reading is not None else self._output(message="Set up the next game")
+        return out.after((entry,))
+
+    # -- journal entries -------------------------------------------------------------------------------
+    def _next_seq(self) -> int:
+        """The next journal entry's number."""
+        self._seq += 1
+        return self._seq
+
+    def _roll_entry(self, time: float, colour: Colour, roll: Roll) -> RollEntry:
+        """A roll's entry, with the board's throw number so a restart knows the board's repeat."""
+        return RollEntry(self._next_seq(), _stamp(time), colour, roll, self._last_throw)
+
+    def _turn_entry(self, time: float, record: TurnRecord) -> TurnEntry:
+        rules = self.settings.rules
+        return TurnEntry(
+            self._next_seq(), _stamp(time), record.colour, record.roll, format_play(record.play, rules),
+            record.play, position_to_json(rules, record.after),
+        )
+
+
+def _stamp(time: float) -> float:
+    """A journal entry's time: to the millisecond."""
+    return round(time, 3)
