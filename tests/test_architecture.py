@@ -59,7 +59,7 @@ def test_hal_knows_nothing_of_the_game(path: Path) -> None:
     assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
 
 
-CYCLE_FREE = ("controller/rules", "hal", "simulator")
+CYCLE_FREE = ("controller", "controller/rules", "hal", "simulator")
 """Packages whose modules import one another without a circle (add a package here)."""
 
 

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..rules.values import WHITE, Colour, Roll
-from .matfile import (
+from .mat_model import (
     DEFAULT_RULES,
     LEFT_COLOUR,
     MAX_CUBE,
