@@ -8,7 +8,7 @@ id and the time, which name the match's record (``controller.records.store``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
@@ -19,7 +19,7 @@ from .journal import Journal
 from .journal_entries import Entry, StartEntry, decode, encode
 from .journal_salvage import resume_kept, salvage
 from .machine import Controller, Output, Settings
-from .records.store import next_match_id, rebuild_records, write_record
+from .records.store import next_match_id, rebuild_records, stamp_start, write_record
 from .rules.game import Match
 from .rules.registry import get_rule_set
 
@@ -82,9 +82,8 @@ class BoardRunner:
             when = self.wall()
             starts = []
             if self.journal is not None:
-                starts = [encode(s) for s in (Journal(p).first_entry() for p in self.journal.finished()) if s]
-            ident = next_match_id(when, self.records, starts)
-            entry = replace(entry, match=ident, started=when.isoformat(timespec="seconds"))
+                starts = [s for s in (Journal(p).first_entry() for p in self.journal.finished()) if s]
+            entry = stamp_start(entry, when, next_match_id(when, self.records, starts))
         self.start = entry
         return entry
 
@@ -98,7 +97,7 @@ class BoardRunner:
         if start is None:  # begun outside this runner, with no journal: name it now
             start = self._stamped(StartEntry(0, 0.0, self.controller.settings.rules.name))
         self.records.mkdir(parents=True, exist_ok=True)
-        return write_record(self.records, encode(start), self.controller.match)
+        return write_record(self.records, start, self.controller.match)
 
     def step(self, wait: float | None = None) -> bool:
         """Handle one event (or a tick when the deadline passes); False when nothing happened."""
@@ -172,7 +171,7 @@ def records_of_journals(journal: Journal, folder: Path | str, log: Log) -> list[
     return rebuild_records(journal.finished() + [journal.path], Path(folder), _rebuild_one, log)
 
 
-def _rebuild_one(path: Path) -> tuple[dict[str, Any], Match] | None:
+def _rebuild_one(path: Path) -> tuple[StartEntry, Match] | None:
     """The start entry and the match a journal file holds, read only; None if unusable."""
     if not path.exists():
         return None
@@ -182,4 +181,4 @@ def _rebuild_one(path: Path) -> tuple[dict[str, Any], Match] | None:
     start = _start_of(found.entries)
     played = journal_settings(start)
     keep, problems = salvage(played, found.entries)
-    return encode(start), resume_kept(played, found.entries, keep, problems).match
+    return start, resume_kept(played, found.entries, keep, problems).match

@@ -15,6 +15,7 @@ import controller.runner as runner_module
 from controller.cli import main
 from controller.files import write_atomic
 from controller.journal import Journal
+from controller.journal_entries import StartEntry, decode, encode
 from controller.machine import Settings
 from controller.records.matfile import read_mat
 from controller.records.replay import replay
@@ -63,12 +64,13 @@ def test_next_match_id_follows_the_records_and_journals_of_the_day(tmp_path: Pat
     for name in ("2026-11-30-001-trictrac.mat", "2026-11-30-007-rally.mat", "2026-11-29-042-trictrac.mat", "x.mat"):
         (tmp_path / name).write_text("")
     assert next_match_id(when, tmp_path, []) == "2026-11-30-008"
-    assert next_match_id(when, tmp_path, [{"match": "2026-11-30-011"}, {"match": "2026-12-01-020"}]) == "2026-11-30-012"
+    starts = [StartEntry(1, 0.0, "trictrac", match="2026-11-30-011"), StartEntry(1, 0.0, "rally", match="2026-12-01-020")]
+    assert next_match_id(when, tmp_path, starts) == "2026-11-30-012"
     assert next_match_id(when, None, []) == "2026-11-30-001"
     assert next_match_id(when, tmp_path / "none", []) == "2026-11-30-001"
-    assert record_name({"rules": "rally", "match": "2026-11-30-003"}) == "2026-11-30-003-rally.mat"
-    old = {"type": "start", "rules": "trictrac", "seq": 1, "time": 0.0}
-    assert record_name(old) == record_name(dict(old)) and record_name(old).startswith("undated-")
+    assert record_name(StartEntry(1, 0.0, "rally", match="2026-11-30-003")) == "2026-11-30-003-rally.mat"
+    old = StartEntry(1, 0.0, "trictrac")
+    assert record_name(old) == record_name(decode(encode(old))) and record_name(old).startswith("undated-")
 
 
 # ----------------------------------------------------------------------------- during play
@@ -139,7 +141,7 @@ def test_a_match_cut_by_a_crash_keeps_its_finished_games(tmp_path: Path) -> None
     mat = read_mat(record.read_text())
     assert mat.games[0].finished and not mat.games[1].finished
     assert _replays(record).games[0].result is not None
-    assert record.name == record_name(json.loads(lines[0]))
+    assert record.name == record_name(decode(json.loads(lines[0])))
 
 
 def test_a_journal_from_before_match_ids_gets_a_stable_undated_name(tmp_path: Path) -> None:

@@ -19,11 +19,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 from ..files import write_atomic
+from ..journal_entries import StartEntry, encode
 from ..rules.game import Match
 from .from_match import match_record
 from .matfile import write_mat
@@ -37,17 +39,16 @@ def match_id(date: str, sequence: int) -> str:
     return f"{date}-{sequence:03d}"
 
 
-def record_name(start: dict[str, Any]) -> str:
-    """The record file name of the match a journal ``start`` entry begins."""
-    rules = str(start.get("rules", "match"))
-    ident = start.get("match")
-    if isinstance(ident, str) and ident:
-        return f"{ident}-{rules}.mat"
-    fingerprint = hashlib.sha256(json.dumps(start, sort_keys=True).encode()).hexdigest()[:10]
-    return f"undated-{fingerprint}-{rules}.mat"
+def record_name(start: StartEntry) -> str:
+    """The record file name of the match a journal ``start`` entry begins (an undated one
+    is named by a fingerprint of the entry as the journal holds it)."""
+    if start.match:
+        return f"{start.match}-{start.rules}.mat"
+    fingerprint = hashlib.sha256(json.dumps(encode(start), sort_keys=True).encode()).hexdigest()[:10]
+    return f"undated-{fingerprint}-{start.rules}.mat"
 
 
-def next_match_id(when: datetime, records: Path | None, starts: list[dict[str, Any]]) -> str:
+def next_match_id(when: datetime, records: Path | None, starts: list[StartEntry]) -> str:
     """A match id for a match beginning at ``when`` (local time): the day's next sequence,
     after every record in ``records`` and every journal ``start`` entry of that day."""
     date = when.strftime("%Y-%m-%d")
@@ -60,25 +61,25 @@ def next_match_id(when: datetime, records: Path | None, starts: list[dict[str, A
             names = []
         used += [int(m.group(1)) for m in map(pattern.match, names) if m]
     for start in starts:
-        m = pattern.fullmatch(str(start.get("match", "")))
+        m = pattern.fullmatch(start.match or "")
         if m:
             used.append(int(m.group(1)))
     return match_id(date, max(used) + 1)
 
 
-def stamp_start(entry: dict[str, Any], when: datetime, ident: str) -> dict[str, Any]:
+def stamp_start(entry: StartEntry, when: datetime, ident: str) -> StartEntry:
     """``entry`` with the match id and the wall-clock time it began."""
-    return {**entry, "match": ident, "started": when.isoformat(timespec="seconds")}
+    return replace(entry, match=ident, started=when.isoformat(timespec="seconds"))
 
 
 # ------------------------------------------------------------------------------ writing
 
 
-def record_text(match: Match, start: dict[str, Any] | None) -> str:
+def record_text(match: Match, start: StartEntry | None) -> str:
     """The ``.mat`` text of ``match``; the same for the live match and one rebuilt from its journal."""
     headers: list[tuple[str, str]] = []
-    started = (start or {}).get("started")
-    if isinstance(started, str):
+    started = start.started if start is not None else None
+    if started is not None:
         try:
             headers.append(("EventDate", datetime.fromisoformat(started).strftime("%Y.%m.%d")))
         except ValueError:
@@ -86,7 +87,7 @@ def record_text(match: Match, start: dict[str, Any] | None) -> str:
     return write_mat(match_record(match, headers=tuple(headers)))
 
 
-def write_record(folder: Path, start: dict[str, Any], match: Match) -> Path:
+def write_record(folder: Path, start: StartEntry, match: Match) -> Path:
     """Write the match's record atomically; returns its path.  Raises OSError."""
     path = folder / record_name(start)
     write_atomic(path, record_text(match, start).encode("utf-8"))
@@ -94,7 +95,7 @@ def write_record(folder: Path, start: dict[str, Any], match: Match) -> Path:
 
 
 def rebuild_records(
-    journals: list[Path], folder: Path, rebuild: Callable[[Path], tuple[dict[str, Any], Match] | None],
+    journals: list[Path], folder: Path, rebuild: Callable[[Path], tuple[StartEntry, Match] | None],
     log: Callable[[str], None],
 ) -> list[Path]:
     """Write the record of each journal whose record is missing, older or different.
