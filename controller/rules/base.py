@@ -35,6 +35,56 @@ _OPPONENT_SHIFT = st.SHIFT[st.OPP]
 _SET_WHITE, _SET_BLACK, _SET_TURN = Position.white.__set__, Position.black.__set__, Position.turn.__set__  # type: ignore[attr-defined]
 """The slots of a ``Position`` set directly, past its frozen ``__setattr__`` and its checks."""
 
+_BAR_SHIFT = st.BAR_SHIFT
+_BAR_BIT = st.UNIT[BAR]
+_BOARD, _BOARD_AND_BAR, _ONES = st.BOARD, st.BOARD_AND_BAR, st.ONES
+_UP_TO_ONES = tuple(st.ONES & mask for mask in st.UP_TO)
+_ALIGN = tuple(st.SHIFT[st.OPP - die] for die in range(7))
+"""Shifting a key right by ``_ALIGN[die]`` brings the opponent on my point ``p - die`` to field ``p``."""
+_LANDING = tuple(st.mask(range(die + 1, BAR + 1)) for die in range(7))
+"""The origins a move of ``die`` leaves on the board (not bearing off)."""
+_PLAIN = tuple(
+    tuple((st.MOVES[p][d][0], (st.UNIT[p - d] if p > d else 1) - st.UNIT[p]) for p in range(BAR + 1))
+    for d in range(7)
+)
+"""``_PLAIN[die][point]``: the move of ``die`` from ``point`` (a bear-off below ``die + 1``) and
+the change it makes to a key."""
+_HIT = tuple(
+    tuple(
+        (st.MOVES[p][d][1], st.UNIT[p - d] - st.UNIT[p] - st.UNIT[st.OPP + p - d] + st.OPP_BAR_UNIT)
+        if p > d else (st.MOVES[p][d][1], 0)
+        for p in range(BAR + 1)
+    )
+    for d in range(7)
+)
+"""``_HIT[die][point]``: the move of ``die`` from ``point`` hitting a blot, and its change to a key."""
+_BEAR_OFF = tuple(st.ONES & st.UP_TO[die] & ~1 for die in range(7))
+"""The origins from which a move of ``die`` bears off (points 1 to ``die``)."""
+_CHUNKS: tuple[list[dict[int, tuple[tuple[Move, ...], tuple[int, ...]]]], ...] = tuple(
+    [{}, {}, {}, {}] for _ in range(7)
+)
+"""``_CHUNKS[die][c][bits]``: the moves of ``die`` from points ``8c`` to ``8c + 7`` whose
+fields in ``bits`` are marked (first bit: a checker may go, second bit: it hits), high point
+first, and the change each makes to a key.  Filled as patterns come up (at most 3 ** 8 a table)."""
+
+
+def _chunk(table: dict[int, tuple[tuple[Move, ...], tuple[int, ...]]], die: int, chunk: int, bits: int
+           ) -> tuple[tuple[Move, ...], tuple[int, ...]]:
+    """Find and keep the moves of one pattern (see ``_CHUNKS``)."""
+    found = table[bits] = _chunk_moves(die, chunk, bits)
+    return found
+
+
+def _chunk_moves(die: int, chunk: int, bits: int) -> tuple[tuple[Move, ...], tuple[int, ...]]:
+    moves: list[Move] = []
+    deltas: list[int] = []
+    for field in range(7, -1, -1):
+        if bits >> (4 * field) & 1:
+            move, delta = (_HIT if bits >> (4 * field + 1) & 1 else _PLAIN)[die][8 * chunk + field]
+            moves.append(move)
+            deltas.append(delta)
+    return tuple(moves), tuple(deltas)
+
 
 @dataclass(frozen=True, slots=True)
 class Opening:
@@ -176,33 +226,54 @@ class RuleSet:
         checkers on points up to ``top`` move (doubles are generated high point first).
         Dice-usage rules are not applied here: see ``final_plays``.
         """
+        return list(zip(*self.successors(key, die, min_bar, top)))
+
+    def successors(self, key: int, die: int, min_bar: int = -1, top: int = BAR) -> tuple[list[Move], list[int]]:
+        """``single_moves`` as two parallel lists, the moves and the keys they leave (highest
+        origin first): the generator's inner loop, with no pair built per move.
+
+        Which points are closed or hold a blot is found for every origin at once: the
+        opponent's fields shifted onto the origins ``die`` points above them.
+        """
         state = key
-        out: list[tuple[Move, int]] = []
-        unit = st.UNIT
-        shift = st.SHIFT
-        bar = (state >> st.BAR_SHIFT) & 15
+        bar = (state >> _BAR_SHIFT) & 15
         if bar and self.ENTER_ALL_FIRST:
-            sources = st.UNIT[BAR]
+            sources = _BAR_BIT
         else:
-            x = state & (st.BOARD_AND_BAR if bar > min_bar else st.BOARD)
-            sources = (x | x >> 1 | x >> 2 | x >> 3) & st.ONES & st.UP_TO[top]
-        hitting = self.HITTING
-        moves = st.MOVES
-        while sources:
-            top = sources.bit_length() - 1
-            sources ^= 1 << top
-            point = top >> 2
-            to = point - die
-            if to > 0:
-                there = (state >> shift[26 + to]) & 15
-                if there == 0:
-                    out.append((moves[point][die][0], state - unit[point] + unit[to]))
-                elif there == 1 and hitting:
-                    out.append((moves[point][die][1],
-                                state - unit[point] + unit[to] - unit[26 + to] + st.OPP_BAR_UNIT))
-            elif self._may_bear_off(state, point, die):
-                out.append((moves[point][die][0], state - unit[point] + 1))
-        return out
+            x = state & (_BOARD_AND_BAR if bar > min_bar else _BOARD)
+            sources = (x | x >> 1 | x >> 2 | x >> 3) & _UP_TO_ONES[top]
+        there = (state >> _ALIGN[die]) & _LANDING[die]  # field p: the opponent on my point p - die
+        if self.HITTING:
+            todo = sources & ~((there >> 1 | there >> 2 | there >> 3) & _ONES)
+            code = todo & _LANDING[die] | (todo & there) << 1  # a hit marked in each field's second bit
+        else:
+            todo = sources & ~((there | there >> 1 | there >> 2 | there >> 3) & _ONES)
+            code = todo & _LANDING[die]
+        # the moves and key changes of each eight points' pattern, found once and kept
+        t0, t1, t2, t3 = _CHUNKS[die]
+        bits = code >> 96
+        found = t3.get(bits) or _chunk(t3, die, 3, bits)
+        moves, deltas = found
+        bits = (code >> 64) & 0xFFFFFFFF
+        found = t2.get(bits) or _chunk(t2, die, 2, bits)
+        moves += found[0]
+        deltas += found[1]
+        bits = (code >> 32) & 0xFFFFFFFF
+        found = t1.get(bits) or _chunk(t1, die, 1, bits)
+        moves += found[0]
+        deltas += found[1]
+        found = t0.get(code & 0xFFFFFFFF) or _chunk(t0, die, 0, code & 0xFFFFFFFF)
+        moves += found[0]
+        deltas += found[1]
+        low = todo & _BEAR_OFF[die]
+        if low:  # bearing off: the rules decide each checker
+            plain = _PLAIN[die]
+            for point in range(die, 0, -1):
+                if low >> (4 * point) & 1 and self._may_bear_off(state, point, die):
+                    move, delta = plain[point]
+                    moves += (move,)
+                    deltas += (delta,)
+        return list(moves), [state + delta for delta in deltas]
 
     def final_plays(self, key: int, roll: Roll) -> tuple[int, dict[int, Path]]:
         """The legal plays from the packed board ``key`` as ``(dice used, {end key: moves})``.

@@ -7,9 +7,13 @@ exactly from its record.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .base import GameResult, Opening, RuleSet
 from .values import BLACK, WHITE, Colour, IllegalPlayError, Play, Position, Roll
+
+if TYPE_CHECKING:
+    from .turn import TurnMap
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +89,34 @@ class Game:
             raise IllegalPlayError(f"{' '.join(map(str, play.moves))} is not a legal play for {roll}")
         before = self.position
         after = self.rules.apply(before, play)
+        record = TurnRecord(self.turn, roll, play, before, after)
+        self.history.append(record)
+        self.position = after
+        self.pending_roll = None
+        return record
+
+    def record(self, turn_map: TurnMap, play: Play | int) -> TurnRecord:
+        """Play one turn whose play comes from ``turn_map`` (the map of this very turn): the
+        play, or the key of the complete board it leaves.  The same as ``play`` without
+        generating the legal plays again: the play is checked against the map's own moves.
+        An empty play passes, when the map has no legal play."""
+        self._check_open()
+        roll = turn_map.roll
+        if self.pending_roll is not None and sorted(roll.dice) != sorted(self.pending_roll.dice):
+            raise IllegalPlayError(f"the first roll is {self.pending_roll}, not {roll}")
+        if turn_map.position != self.position or turn_map.rules != self.rules:
+            raise IllegalPlayError("the turn map is not of this game's position")
+        if isinstance(play, int):
+            key: int | None = play
+            play = turn_map.play_to(play)
+        else:
+            key = turn_map.end_of(play)
+            if key is None:
+                if not play.moves:
+                    raise IllegalPlayError(f"{self.turn.value} cannot pass with {roll}: a play exists")
+                raise IllegalPlayError(f"{' '.join(map(str, play.moves))} is not a legal play for {roll}")
+        before = self.position
+        after = turn_map.position_of(key).with_turn(turn_map.mover.opponent)
         record = TurnRecord(self.turn, roll, play, before, after)
         self.history.append(record)
         self.position = after

@@ -8,14 +8,17 @@ so any order of the same moves is accepted.
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Iterable
 
 from . import state as st
-from .base import RuleSet
-from .values import IllegalPlayError, Move, Play, Point, Position, Roll
+from .base import _HIT, _PLAIN, RuleSet
+from .values import BAR, IllegalPlayError, Move, Play, Point, Position, Roll
 
 Node = tuple[int, tuple[int, ...]]
 """A packed board and the dice still to play (sorted, high first)."""
+Group = tuple[list[Move], list[int], tuple[int, ...]]
+"""The moves of one die from a board, the boards they leave, and the dice left after them."""
 
 
 class TurnInProgress:
@@ -133,35 +136,116 @@ class TurnMap:
         self.position = rules.validate(position)
         self.roll = roll
         self.mover = position.turn
-        self.start = rules.board_key(position)
-        self.dice_to_use, finals = rules.final_plays(self.start, roll)
-        self._finals = {state: Play(path) for state, path in finals.items()}
+        start = self.start = rules.board_key(position)
         limit = rules.entry_limit(roll)
-        self._min_bar = -1 if limit is None else ((self.start >> st.BAR_SHIFT) & 15) - limit
+        min_bar = self._min_bar = -1 if limit is None else ((start >> st.BAR_SHIFT) & 15) - limit
         all_dice = tuple(sorted(roll.dice, reverse=True))
-        self.start_node: Node = (self.start, all_dice)
-        edges: dict[Node, list[tuple[Move, Node]]] = {}
-        levels: list[list[Node]] = [[self.start_node]]
-        for _ in range(self.dice_to_use):
-            nxt: dict[Node, None] = {}
-            for node in levels[-1]:
-                kids = self._children(node)
-                edges[node] = kids
-                for _, child in kids:
-                    nxt[child] = None
-            levels.append(list(nxt))
-        good = {node for node in levels[-1] if node[0] in self._finals}
-        for level in reversed(levels[:-1]):
-            for node in level:
-                if any(child in good for _, child in edges[node]):
-                    good.add(node)
-        self._edges = edges
+        self.start_node: Node = (start, all_dice)
+        # One generation gives everything: level by level, every node's moves (kept as the
+        # generator's parallel lists, paired up only when asked for), then the plays the
+        # dice-usage rules allow (as ``RuleSet.final_plays`` decides them), then which nodes
+        # lead to one.  A node is a board and the dice left; the dice left name its level,
+        # so each level is kept as {dice left: {board: None}} in the order it was found.
+        successors = rules.successors
+        raw: dict[tuple[int, ...], dict[int, list[Group]]] = {}
+        levels: list[list[tuple[tuple[int, ...], dict[int, None]]]] = [[(all_dice, {start: None})]]
+        for _ in all_dice:
+            bands: dict[tuple[int, ...], dict[int, None]] = {}
+            for rest, boards in levels[-1]:
+                dice = [(die, rest[:i] + rest[i + 1:]) for i, die in enumerate(rest) if not i or rest[i - 1] != die]
+                groups_of: dict[int, list[Group]] = {}
+                if len(dice) == 1:  # doubles, or one die left: one group a node
+                    die, after = dice[0]
+                    band = bands.setdefault(after, {})
+                    for board in boards:
+                        moves, keys = successors(board, die, min_bar)
+                        groups_of[board] = [(moves, keys, after)]
+                        band.update(dict.fromkeys(keys))
+                else:
+                    for board in boards:
+                        groups = groups_of[board] = []
+                        for die, after in dice:
+                            moves, keys = successors(board, die, min_bar)
+                            groups.append((moves, keys, after))
+                            bands.setdefault(after, {}).update(dict.fromkeys(keys))
+                raw[rest] = groups_of
+            found = [(rest, boards) for rest, boards in bands.items() if boards]
+            if not found:
+                break
+            levels.append(found)
+        used, finals = self._finals_of(levels, roll)
+        self.dice_to_use = used
+        self._final_keys = finals
+        self._plays: dict[int, Play] | None = None
+        """Every complete board's play (``plays``), built when first asked for."""
+        self._one_play: dict[int, Play] = {}
+        """The plays ``play_to`` has found one at a time."""
+        self._start_groups: list[Group] = raw[all_dice][start]
+        # the nodes that reach a legal play: the last level's finals, then back up level by level
+        good: dict[tuple[int, ...], set[int]] = {}
+        if finals:
+            for rest, boards in levels[used]:
+                good[rest] = set(boards) if len(finals) == len(boards) and len(levels[used]) == 1 else {
+                    board for board in boards if board in finals}
+            for level in reversed(levels[:used]):
+                for rest, boards in level:
+                    groups_of = raw[rest]
+                    kept = set()
+                    for board in boards:
+                        for _, keys, after in groups_of[board]:
+                            reached = good.get(after)
+                            if reached and not reached.isdisjoint(keys):
+                                kept.add(board)
+                                break
+                    good[rest] = kept
         self._good = good
+        self._raw = {rest: raw[rest] for level in levels[:used] for rest, _ in level}
+        """Every node with its moves, for the levels before the last: {dice left: {board: groups}}."""
+        self._edges: dict[Node, list[tuple[Move, Node]]] = {}
+        """``children`` of the nodes asked about so far."""
+        self._good_edges: dict[Node, list[tuple[Move, Node]]] = {}
         self._states: dict[int, list[Node]] = {}
-        for level in levels:  # level by level: ``states()`` lists the fewest dice used first
-            for node in level:
-                if node in good:
-                    self._states.setdefault(node[0], []).append(node)
+        states = self._states
+        for level in levels[:used + 1]:  # level by level: ``states()`` lists the fewest dice used first
+            for rest, boards in level:
+                kept = good.get(rest)
+                if not kept:
+                    continue
+                for board in boards:
+                    if board in kept:
+                        nodes = states.get(board)
+                        if nodes is None:
+                            states[board] = [(board, rest)]
+                        else:
+                            nodes.append((board, rest))
+
+    def _finals_of(
+        self, levels: list[list[tuple[tuple[int, ...], dict[int, None]]]], roll: Roll
+    ) -> tuple[int, dict[int, None] | set[int]]:
+        """The dice the turn must use and the boards that complete a legal play, exactly as
+        ``RuleSet.final_plays`` finds them (most dice, ``_play_allowed``, the higher die)."""
+        rules, start = self.rules, self.start
+        allowed = rules._play_allowed
+        free = type(rules)._play_allowed is RuleSet._play_allowed
+        deepest = len(levels) - 1
+        if not roll.is_double and deepest == 2 or roll.is_double:
+            for used in range(deepest, 0, -1):
+                (_, boards), = levels[used]
+                finals = boards if free else {board: None for board in boards if allowed(start, board)}
+                if finals:
+                    return used, finals
+                if not roll.is_double:
+                    break
+            if roll.is_double:
+                return 0, {}
+        if deepest == 0:
+            return 0, {}
+        high = roll.high
+        singles = [(rest, [board for board in boards if free or allowed(start, board)]) for rest, boards in levels[1]]
+        if any(rest[0] != high and kept for rest, kept in singles):  # a play of the higher die (the lower one left)
+            singles = [(rest, kept) for rest, kept in singles if rest[0] != high]
+        finals = {board: None for _, kept in singles for board in kept}
+        return (1, finals) if finals else (0, {})
 
     def _children(self, node: Node) -> list[tuple[Move, Node]]:
         state, dice = node
@@ -173,6 +257,125 @@ class TurnMap:
             for move, child in self.rules.single_moves(state, die, self._min_bar):
                 out.append((move, (child, rest)))
         return out
+
+    def _groups(self, node: Node) -> list[Group] | None:
+        """A node's moves as the generator gave them, if the node is on a level before the last."""
+        boards = self._raw.get(node[1])
+        return boards.get(node[0]) if boards is not None else None
+
+    @property
+    def _finals(self) -> dict[int, Play]:
+        """Every complete board with its legal play, in ``RuleSet.final_plays``'s order (built
+        when first asked for: the end of the turn, not the roll)."""
+        if self._plays is None:
+            self._plays = self._find_plays()
+        return self._plays
+
+    def _path_to(self, key: int) -> tuple[Move, ...]:
+        """The moves ``RuleSet.final_plays`` gives for complete board ``key``, found alone."""
+        start_dice = self.start_node[1]
+        if not self.roll.is_double:
+            high, low = start_dice
+            by_die = {high if after == (low,) else low: (moves, keys, after) for moves, keys, after in self._start_groups}
+            if self.dice_to_use == 1:  # one die: the higher if it can be played at all (then every final is one)
+                for die in start_dice:
+                    moves, keys, _ = by_die[die]
+                    if key in keys:
+                        return (moves[keys.index(key)],)
+            else:  # the first play found, the roll's first die tried first
+                for die in (self.roll.first, self.roll.second):
+                    moves, keys, after = by_die[die]
+                    later = self._raw.get(after, {})
+                    for move, child in zip(moves, keys):
+                        (next_moves, next_keys, _), = later[child]
+                        if key in next_keys:
+                            return (move, next_moves[next_keys.index(key)])
+            raise IllegalPlayError("no play found for a complete board")  # cannot happen
+        memo: dict[tuple[int, int], tuple[int, int, Move] | None] = {}
+        path: list[Move] = []
+        level = self.dice_to_use
+        while level:
+            found = self._last_move(level, key, memo)
+            if found is None:
+                raise IllegalPlayError("no play found for a complete board")  # cannot happen
+            _, key, move = found
+            path.append(move)
+            level -= 1
+        path.reverse()
+        return tuple(path)
+
+    def _last_move(
+        self, level: int, board: int, memo: dict[tuple[int, int], tuple[int, int, Move] | None]
+    ) -> tuple[int, int, Move] | None:
+        """On doubles: the last move of ``final_plays``'s play to ``board`` (``level`` dice
+        used) as (its origin, the board before it, the move), or None if that generation
+        does not reach ``board``.  Its play is the one whose last move starts highest among
+        plays whose moves never start higher than the move before."""
+        if level == 0:
+            return (BAR, board, None) if board == self.start else None  # type: ignore[return-value]
+        known = memo.get((level, board), memo)
+        if known is not memo:
+            return known  # type: ignore[return-value]
+        die = self.roll.first
+        before = self._raw[self.start_node[1][level - 1:]]
+        found = None
+        for frm in range(BAR, 0, -1):
+            for move, delta in ((_PLAIN[die][frm], _HIT[die][frm]) if frm > die else (_PLAIN[die][frm],)):
+                groups = before.get(board - delta)
+                if groups is None:
+                    continue
+                (moves, keys, _), = groups
+                if board not in keys:
+                    continue
+                made = moves[keys.index(board)]
+                previous = self._last_move(level - 1, board - delta, memo)
+                if previous is not None and previous[0] >= frm:
+                    found = (frm, board - delta, made)
+                    break
+            if found is not None:
+                break
+        memo[(level, board)] = found
+        return found
+
+    def _find_plays(self) -> dict[int, Play]:
+        used, finals = self.dice_to_use, self._final_keys
+        if not finals:
+            return {}
+        if not self.roll.is_double:
+            return {board: Play(path) for board, path in self.rules.final_plays(self.start, self.roll)[1].items()}
+        # ``final_plays`` on doubles, over the moves already found: each board's play is the
+        # one whose last move starts highest, among plays whose moves never start higher
+        # than the move before (the generator's order), found in the generator's order
+        rest = self.start_node[1]
+        frontier: dict[int, tuple[int, int, Move | None]] = {self.start: (BAR, 0, None)}
+        back: list[dict[int, tuple[int, int, Move | None]]] = [frontier]
+        for _ in range(used):
+            groups_of = self._raw[rest]
+            nxt: dict[int, tuple[int, int, Move | None]] = {}
+            for board, (top, _, _) in frontier.items():
+                (moves, keys, after), = groups_of[board]
+                for move, child in zip(moves, keys):
+                    frm = move.frm
+                    if frm > top:
+                        continue
+                    known = nxt.get(child)
+                    if known is None or known[0] < frm:
+                        nxt[child] = (frm, board, move)
+            rest = after
+            back.append(nxt)
+            frontier = nxt
+        plays: dict[int, Play] = {}
+        for board in frontier:
+            if board in finals:
+                path: list[Move] = []
+                key, depth = board, used
+                while depth:
+                    _, key, move = back[depth][key]
+                    path.append(move)  # type: ignore[arg-type]
+                    depth -= 1
+                path.reverse()
+                plays[board] = Play(tuple(path))
+        return plays
 
     # -- keys --------------------------------------------------------------------------------
     def key_of(self, mover: tuple[int, ...] | list[int], opponent: tuple[int, ...] | list[int]) -> int:
@@ -191,7 +394,7 @@ class TurnMap:
     @property
     def passes(self) -> bool:
         """No legal play exists."""
-        return not self._finals
+        return not self._final_keys
 
     def __contains__(self, key: int) -> bool:
         return key in self._states
@@ -203,14 +406,34 @@ class TurnMap:
 
     def is_complete(self, key: int) -> bool:
         """Does this board show a complete legal play?"""
-        return key in self._finals
+        return key in self._final_keys
 
     def play_to(self, key: int) -> Play:
         """The legal play leading to a complete board."""
-        try:
-            return self._finals[key]
-        except KeyError:
-            raise IllegalPlayError("this board does not show a complete legal play") from None
+        if key not in self._final_keys:
+            raise IllegalPlayError("this board does not show a complete legal play")
+        if self._plays is not None:
+            return self._plays[key]
+        found = self._one_play.get(key)
+        if found is None:
+            found = self._one_play[key] = Play(self._path_to(key))
+        return found
+
+    def end_of(self, play: Play) -> int | None:
+        """The complete board ``play`` leaves if it is a legal play of this turn (its moves in
+        any order, each matched by origin, destination and die), else None; the start for
+        the empty play of a turn that passes."""
+        node = self.start_node
+        for move in play.moves:
+            for made, child in self.children(node):
+                if made.frm == move.frm and made.to == move.to and made.die == move.die:
+                    node = child
+                    break
+            else:
+                return None
+        if not play.moves:
+            return self.start if self.passes else None
+        return node[0] if self.is_final(node) else None
 
     def plays(self) -> tuple[Play, ...]:
         """Every legal play, one per resulting position."""
@@ -219,19 +442,42 @@ class TurnMap:
     def children(self, node: Node) -> list[tuple[Move, Node]]:
         """Every single move from a node of the turn (legal or not), with the node it leads to."""
         kids = self._edges.get(node)
-        return kids if kids is not None else self._children(node)
+        if kids is None:
+            groups = self._groups(node)
+            if groups is None:
+                return self._children(node)
+            kids = self._edges[node] = [
+                pair for moves, keys, after in groups for pair in zip(moves, zip(keys, repeat(after)))
+            ]
+        return kids
 
     def is_good(self, node: Node) -> bool:
         """Can a legal play still be reached from this node (or is it one)?"""
-        return node in self._good
+        return node[0] in self._good.get(node[1], ())
 
     def is_final(self, node: Node) -> bool:
         """Does this node complete a legal play (all the dice the turn must use)?"""
-        return node in self._good and node[0] in self._finals and node not in self._edges
+        return (
+            node[0] in self._final_keys
+            and len(node[1]) == len(self.start_node[1]) - self.dice_to_use
+            and self.is_good(node)
+        )
 
     def good_children(self, node: Node) -> list[tuple[Move, Node]]:
         """The moves from ``node`` that keep a legal play within reach."""
-        return [(move, child) for move, child in self._edges.get(node, ()) if child in self._good]
+        kids = self._good_edges.get(node)
+        if kids is None:
+            groups = self._groups(node)
+            if groups is None:
+                return []
+            kids = self._good_edges[node] = [
+                (move, (key, after))
+                for moves, keys, after in groups
+                for good in (self._good.get(after, ()),)
+                for move, key in zip(moves, keys)
+                if key in good
+            ]
+        return kids
 
     def next_moves(self, key: int) -> tuple[Move, ...]:
         """The single moves that may come next from a legal board."""
