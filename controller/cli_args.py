@@ -31,8 +31,9 @@ def _range_text(low: float | None, high: float | None, low_open: bool) -> str:
         return f"from {low:g}{' (not included)' if low_open else ''} to {high:g}"
     if low is not None:
         return f"above {low:g}" if low_open else f"{low:g} or more"
-    assert high is not None
-    return f"{high:g} or less"
+    if high is not None:
+        return f"{high:g} or less"
+    return "any number"
 
 
 def whole_number(low: int | None = None, high: int | None = None) -> Callable[[str], int]:

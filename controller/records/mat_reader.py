@@ -140,8 +140,7 @@ class Reader:
         last = max(len(lines), 1)
         if self.match_length is None:
             raise self.error(last, "no ' N point match' line: this is not a .mat match file")
-        if self.expect_score:
-            assert self.game is not None
+        if self.expect_score and self.game is not None:
             raise self.error(self.game.line, f"'Game {self.game.number}' has no score line after it")
         self.finish_game()
         white = self.names.get("white") or self.first_names[0] or "White"
@@ -226,7 +225,8 @@ class Reader:
 
     def game_line(self, number: int, line: str) -> None:
         match = _GAME_LINE.fullmatch(line)
-        assert match
+        if match is None:  # the caller saw a game line: cannot happen
+            raise self.error(number, f"expected a line like ' Game 1' but found {line.strip()[:60]!r}")
         text = match.group("number")
         if not text.isdigit() or len(text) > MAX_NUMBER_DIGITS or int(text) < 1:
             raise self.error(number, f"expected a game number like 'Game 1' but found {line.strip()[:40]!r}")
@@ -251,7 +251,8 @@ class Reader:
                 number, f"expected a score line like ' White : 0      Black : 0' but found {line.strip()[:60]!r}"
             )
         game = self.game
-        assert game is not None
+        if game is None:  # a score line is expected only after a game line: cannot happen
+            raise self.error(number, "a score line before any 'Game' line")
         white = self.number(number, match.group("sw"), "the score", 10**MAX_NUMBER_DIGITS)
         black = self.number(number, match.group("sb"), "the score", 10**MAX_NUMBER_DIGITS)
         expected = (self.score[WHITE], self.score[WHITE.opponent])
@@ -319,7 +320,8 @@ class Reader:
 
     def entry(self, number: int, words: list[str], colour: Colour) -> None:
         game = self.game
-        assert game is not None
+        if game is None:  # entries are read only after a game line: cannot happen
+            raise self.error(number, "a move before any 'Game' line")
         text = " ".join(words)
         if game.winner is not None:
             raise self.error(number, f"{text[:60]!r} comes after the game was already won")

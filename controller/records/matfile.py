@@ -164,8 +164,9 @@ def _game_lines(game: GameRecordGame, white: str, black: str) -> list[str]:
             entry = " Takes"
         elif turn.action == "drop":
             entry = " Drops"
+        elif turn.roll is None:  # a Turn is built with a roll or an action: cannot happen
+            raise RecordError(f"a turn of {turn.colour.value} has neither a roll nor a cube action")
         else:
-            assert turn.roll is not None
             entry = f"{turn.roll.first}{turn.roll.second}: {turn.play}".rstrip()
         if turn.colour is LEFT_COLOUR:
             if open_left is not None:
