@@ -33,6 +33,7 @@ from hal.interfaces import (
 from .alarm import CONFIRM_AGAIN, Alarm
 from .journal_entries import JOURNAL_VERSION, Entry, StartEntry
 from .outputs import Output, Settings
+from .held import finished_play
 from .phases import AwaitRoll, GameOver, HeldRoll, Moving, Opening, Phase, Restore, Setup, State
 from .resume import ResumeError, ResumePoint, Window
 from .resume_steps import ResumeSteps
@@ -125,8 +126,12 @@ class Controller(ResumeSteps, TurnSteps):
         self._state = state
 
     def _held(self) -> HeldRoll | None:
-        """The roll held over an unfinished play, if any."""
-        return self._state.held if isinstance(self._state, Moving) else None
+        """The roll held over a play that stands unfinished: a legal board short of a complete
+        play (while a checker is in a hand or the board is hidden the mover is still at it)."""
+        verdict = self._verdict
+        if isinstance(self._state, Moving) and verdict is not None and verdict.kind is Kind.LEGAL:
+            return self._state.held
+        return None
 
     def _on_device(self, event: DeviceEvent) -> Output:
         """A device's news, shown; while the board's link is down its last board is stale, so
@@ -170,6 +175,10 @@ class Controller(ResumeSteps, TurnSteps):
                 return resumed
         if verdict.is_legal:
             return self._on_legal(time, verdict)
+        if verdict.kind is Kind.WRONG and isinstance(state, Moving) and state.held is not None:
+            finished = finished_play(tracker, state.held.roll, reading, state.last_legal)
+            if finished is not None:  # the mover had finished; the next player is under way
+                return self._play_held_roll(time, finished.play, state.held)
         alarm = self._alarm
         if verdict.kind is Kind.WRONG:
             if alarm.warning:  # the warning stands: the red lights follow the board
@@ -217,8 +226,8 @@ class Controller(ResumeSteps, TurnSteps):
             frame = self._warning_frame()
             reason = "fault" if self._verdict is not None and self._verdict.fault else "illegal"
             return self._output(frame=frame, sounds=(Sound.WARNING,), log=(frame.message,), warning=reason)
-        if isinstance(state, Moving) and state.held is not None and alarm.held_due(state.held, time):
-            held = state.held
+        held = self._held()
+        if isinstance(state, Moving) and held is not None and alarm.held_due(held, time):
             self._stay(replace(state, held=replace(held, warned=True)))
             message = f"More must be played: {state.turn.colour.value} has not finished ({held.roll} held)"
             return self._output(message=message, sounds=(Sound.WARNING,), log=(message,), warning="more to play")

@@ -16,6 +16,7 @@ from .alarm import WrongBoard
 from .journal_entries import Entry, GameEntry, GameOverEntry, OpeningEntry, RollEntry, TakebackEntry, TurnEntry
 from .notation.moves import format_play
 from .notation.position_json import position_to_json
+from .held import finished_play
 from .phases import AwaitRoll, GameOver, HeldRoll, Moving, Opening, Restore, Setup, Turn
 from .rules.game import TurnRecord
 from .rules.turn import TurnMap
@@ -118,6 +119,10 @@ class TurnSteps:
             return self._end_turn(time, turn.map.play_to(verdict.key), next_roll=roll)
         if verdict is None and turn.map.is_complete(state.last_legal):
             return self._end_turn(time, turn.map.play_to(state.last_legal), next_roll=roll)
+        if verdict is not None and verdict.kind is Kind.WRONG and self._reading is not None:
+            finished = finished_play(turn.tracker, roll, self._reading, state.last_legal)
+            if finished is not None:  # the next player began before the board showed the play
+                return self._end_turn(time, finished.play, next_roll=roll)
         if state.held is None or state.held.roll != roll:
             self._stay(replace(state, held=HeldRoll(roll, time)))
         return self._output(message=f"Roll {roll} held until {turn.colour.value} has finished")
