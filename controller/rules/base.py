@@ -60,12 +60,15 @@ _HIT = tuple(
 """``_HIT[die][point]``: the move of ``die`` from ``point`` hitting a blot, and its change to a key."""
 _BEAR_OFF = tuple(st.ONES & st.UP_TO[die] & ~1 for die in range(7))
 """The origins from which a move of ``die`` bears off (points 1 to ``die``)."""
+_CHUNK_FIELDS = 9
+_CHUNK_MASK = (1 << (4 * _CHUNK_FIELDS)) - 1
 _CHUNKS: tuple[list[dict[int, tuple[tuple[Move, ...], tuple[int, ...]]]], ...] = tuple(
-    [{}, {}, {}, {}] for _ in range(7)
+    [{}, {}, {}] for _ in range(7)
 )
-"""``_CHUNKS[die][c][bits]``: the moves of ``die`` from points ``8c`` to ``8c + 7`` whose
+"""``_CHUNKS[die][c][bits]``: the moves of ``die`` from points ``9c`` to ``9c + 8`` whose
 fields in ``bits`` are marked (first bit: a checker may go, second bit: it hits), high point
-first, and the change each makes to a key.  Filled as patterns come up (at most 3 ** 8 a table)."""
+first, and the change each makes to a key.  Filled as patterns come up (at most 3 ** 9 a
+table, far fewer in games)."""
 
 
 def _chunk(table: dict[int, tuple[tuple[Move, ...], tuple[int, ...]]], die: int, chunk: int, bits: int
@@ -78,9 +81,9 @@ def _chunk(table: dict[int, tuple[tuple[Move, ...], tuple[int, ...]]], die: int,
 def _chunk_moves(die: int, chunk: int, bits: int) -> tuple[tuple[Move, ...], tuple[int, ...]]:
     moves: list[Move] = []
     deltas: list[int] = []
-    for field in range(7, -1, -1):
+    for field in range(_CHUNK_FIELDS - 1, -1, -1):
         if bits >> (4 * field) & 1:
-            move, delta = (_HIT if bits >> (4 * field + 1) & 1 else _PLAIN)[die][8 * chunk + field]
+            move, delta = (_HIT if bits >> (4 * field + 1) & 1 else _PLAIN)[die][_CHUNK_FIELDS * chunk + field]
             moves.append(move)
             deltas.append(delta)
     return tuple(moves), tuple(deltas)
@@ -228,9 +231,9 @@ class RuleSet:
         """
         return list(zip(*self.successors(key, die, min_bar, top)))
 
-    def successors(self, key: int, die: int, min_bar: int = -1, top: int = BAR) -> tuple[list[Move], list[int]]:
-        """``single_moves`` as two parallel lists, the moves and the keys they leave (highest
-        origin first): the generator's inner loop, with no pair built per move.
+    def successors(self, key: int, die: int, min_bar: int = -1, top: int = BAR) -> tuple[tuple[Move, ...], list[int]]:
+        """``single_moves`` as two parallel sequences, the moves and the keys they leave
+        (highest origin first): the generator's inner loop, with no pair built per move.
 
         Which points are closed or hold a blot is found for every origin at once: the
         opponent's fields shifted onto the origins ``die`` points above them.
@@ -249,20 +252,16 @@ class RuleSet:
         else:
             todo = sources & ~((there | there >> 1 | there >> 2 | there >> 3) & _ONES)
             code = todo & _LANDING[die]
-        # the moves and key changes of each eight points' pattern, found once and kept
-        t0, t1, t2, t3 = _CHUNKS[die]
-        bits = code >> 96
-        found = t3.get(bits) or _chunk(t3, die, 3, bits)
-        moves, deltas = found
-        bits = (code >> 64) & 0xFFFFFFFF
-        found = t2.get(bits) or _chunk(t2, die, 2, bits)
+        # the moves and key changes of each nine points' pattern, found once and kept
+        low_table, middle_table, high_table = _CHUNKS[die]
+        bits = code >> 72
+        moves, deltas = high_table.get(bits) or _chunk(high_table, die, 2, bits)
+        bits = (code >> 36) & _CHUNK_MASK
+        found = middle_table.get(bits) or _chunk(middle_table, die, 1, bits)
         moves += found[0]
         deltas += found[1]
-        bits = (code >> 32) & 0xFFFFFFFF
-        found = t1.get(bits) or _chunk(t1, die, 1, bits)
-        moves += found[0]
-        deltas += found[1]
-        found = t0.get(code & 0xFFFFFFFF) or _chunk(t0, die, 0, code & 0xFFFFFFFF)
+        bits = code & _CHUNK_MASK
+        found = low_table.get(bits) or _chunk(low_table, die, 0, bits)
         moves += found[0]
         deltas += found[1]
         low = todo & _BEAR_OFF[die]
@@ -273,7 +272,7 @@ class RuleSet:
                     move, delta = plain[point]
                     moves += (move,)
                     deltas += (delta,)
-        return list(moves), [state + delta for delta in deltas]
+        return moves, [state + delta for delta in deltas]
 
     def final_plays(self, key: int, roll: Roll) -> tuple[int, dict[int, Path]]:
         """The legal plays from the packed board ``key`` as ``(dice used, {end key: moves})``.
@@ -296,7 +295,7 @@ class RuleSet:
                 nxt: dict[int, Path] = {}
                 for node, path in frontier.items():
                     top = path[-1].frm if path else BAR
-                    for move, child in self.single_moves(node, die, min_bar, top):
+                    for move, child in zip(*self.successors(node, die, min_bar, top)):
                         known = nxt.get(child)
                         if known is None or known[-1].frm < move.frm:
                             nxt[child] = path + (move,)
@@ -312,13 +311,13 @@ class RuleSet:
         a, b = roll.first, roll.second
         first: dict[tuple[int, int], Path] = {}
         for die, rest in ((a, b), (b, a)):
-            for move, child in self.single_moves(start, die, min_bar):
+            for move, child in zip(*self.successors(start, die, min_bar)):
                 key = (child, rest)
                 if key not in first:
                     first[key] = (move,)
         second: dict[int, Path] = {}
         for (node, rest), path in first.items():
-            for move, child in self.single_moves(node, rest, min_bar):
+            for move, child in zip(*self.successors(node, rest, min_bar)):
                 if child not in second:
                     second[child] = path + (move,)
         plays = {s: p for s, p in second.items() if allowed(start, s)}
@@ -365,7 +364,7 @@ class RuleSet:
 
     def _step(self, state: int, move: Move, min_bar: int = -1) -> tuple[Move, int]:
         """Apply one move by its origin and die, checking only that the checker may go there."""
-        for made, child in self.single_moves(state, move.die, min_bar):
+        for made, child in zip(*self.successors(state, move.die, min_bar)):
             if made.frm == move.frm:
                 if made.to != move.to:
                     break

@@ -156,11 +156,13 @@ class TurnMap:
                 groups_of: dict[int, list[Group]] = {}
                 if len(dice) == 1:  # doubles, or one die left: one group a node
                     die, after = dice[0]
-                    band = bands.setdefault(after, {})
+                    found: list[int] = []
+                    add = found.extend
                     for board in boards:
                         moves, keys = successors(board, die, min_bar)
                         groups_of[board] = [(moves, keys, after)]
-                        band.update(dict.fromkeys(keys))
+                        add(keys)
+                    bands.setdefault(after, {}).update(dict.fromkeys(found))
                 else:
                     for board in boards:
                         groups = groups_of[board] = []
@@ -211,13 +213,16 @@ class TurnMap:
                 kept = good.get(rest)
                 if not kept:
                     continue
-                for board in boards:
-                    if board in kept:
-                        nodes = states.get(board)
-                        if nodes is None:
-                            states[board] = [(board, rest)]
-                        else:
-                            nodes.append((board, rest))
+                new = {board: [(board, rest)] for board in boards if board in kept}
+                if new.keys().isdisjoint(states):  # always on doubles: each move brings one checker one die nearer off
+                    states.update(new)
+                    continue
+                for board in new:
+                    nodes = states.get(board)
+                    if nodes is None:
+                        states[board] = [(board, rest)]
+                    else:
+                        nodes.append((board, rest))
 
     def _finals_of(
         self, levels: list[list[tuple[tuple[int, ...], dict[int, None]]]], roll: Roll
