@@ -166,3 +166,29 @@ def test_record_refuses_a_map_of_another_position() -> None:
     game.play(Roll(6, 5), game.legal_plays(Roll(6, 5))[0])
     with pytest.raises(IllegalPlayError):
         game.record(turn, turn.plays()[0])
+
+
+@SETTINGS
+@given(cases(), st.randoms(use_true_random=False))
+def test_validate_key_agrees_with_validate(case, rnd: random.Random) -> None:
+    """The turn map checks its position on the packed board: the same verdict as ``validate``,
+    on the position and on it with one checker moved anywhere (often onto an opposing point)."""
+    from controller.rules import PositionError
+
+    rules, position, _ = case
+    white = list(position.white)
+    source = rnd.choice([i for i in range(26) if white[i]])
+    white[source] -= 1
+    white[rnd.randrange(26)] += 1
+    for board in (position, Position(tuple(white), position.black, position.turn)):
+        try:
+            rules.validate(board)
+            want = True
+        except PositionError:
+            want = False
+        try:
+            assert rules.validate_key(board, rules.board_key(board)) is board
+            got = True
+        except PositionError:
+            got = False
+        assert got is want

@@ -36,6 +36,7 @@ _SET_WHITE, _SET_BLACK, _SET_TURN = Position.white.__set__, Position.black.__set
 """The slots of a ``Position`` set directly, past its frozen ``__setattr__`` and its checks."""
 
 _BAR_SHIFT = st.BAR_SHIFT
+_OPP_SHIFT_BITS = st.SHIFT[st.OPP]
 _BAR_BIT = st.UNIT[BAR]
 _BOARD, _BOARD_AND_BAR, _ONES = st.BOARD, st.BOARD_AND_BAR, st.ONES
 _UP_TO_ONES = tuple(st.ONES & mask for mask in st.UP_TO)
@@ -195,6 +196,20 @@ class RuleSet:
                     raise PositionError("both players cannot have borne off all their checkers")
         return position
 
+    def validate_key(self, position: Position, key: int) -> Position:
+        """``validate(position)`` given its packed board ``key`` (``board_key``): the same
+        answer, found with a few masks; the checks are run one by one only to name a fault
+        (or when a subclass adds checks of its own)."""
+        if type(self).validate is not RuleSet.validate:
+            return self.validate(position)
+        x = key & _BOARD
+        y = (key >> _OPP_SHIFT_BITS) & _BOARD  # the opponent on my points 1-24
+        if (x | x >> 1 | x >> 2 | x >> 3) & (y | y >> 1 | y >> 2 | y >> 3) & _ONES:
+            return self.validate(position)
+        if key & 15 == CHECKERS and (key >> _OPP_SHIFT_BITS) & 15 == CHECKERS:
+            return self.validate(position)
+        return position
+
     # -- packed boards (controller.rules.state) ----------------------------------------
     def board_key(self, position: Position) -> int:
         """The packed board of ``position`` seen by its mover: the key the generator works on."""
@@ -207,6 +222,17 @@ class RuleSet:
         if mover is WHITE:
             return Position(mine, theirs, mover)
         return Position(theirs, mine, mover)
+
+    def position_after(self, key: int, mover: Colour) -> Position:
+        """The position a packed board (seen by ``mover``) leaves once ``mover`` has played:
+        the opponent to move.  Built without the checks of ``Position()``: only for keys the
+        generator made (a legal play's end), which are possible boards."""
+        mine, theirs = st.unpack(key, self.MIRRORED)
+        result = object.__new__(Position)
+        _SET_WHITE(result, mine if mover is WHITE else theirs)
+        _SET_BLACK(result, theirs if mover is WHITE else mine)
+        _SET_TURN(result, mover.opponent)
+        return result
 
     # -- hooks ------------------------------------------------------------------------
     def _may_bear_off(self, state: int, point: int, die: int) -> bool:

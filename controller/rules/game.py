@@ -116,7 +116,7 @@ class Game:
                     raise IllegalPlayError(f"{self.turn.value} cannot pass with {roll}: a play exists")
                 raise IllegalPlayError(f"{' '.join(map(str, play.moves))} is not a legal play for {roll}")
         before = self.position
-        after = turn_map.position_of(key).with_turn(turn_map.mover.opponent)
+        after = self.rules.position_after(key, turn_map.mover)
         record = TurnRecord(self.turn, roll, play, before, after)
         self.history.append(record)
         self.position = after

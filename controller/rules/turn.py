@@ -133,10 +133,10 @@ class TurnMap:
 
     def __init__(self, rules: RuleSet, position: Position, roll: Roll) -> None:
         self.rules = rules
-        self.position = rules.validate(position)
+        start = self.start = rules.board_key(position)
+        self.position = rules.validate_key(position, start)
         self.roll = roll
         self.mover = position.turn
-        start = self.start = rules.board_key(position)
         limit = rules.entry_limit(roll)
         min_bar = self._min_bar = -1 if limit is None else ((start >> st.BAR_SHIFT) & 15) - limit
         all_dice = tuple(sorted(roll.dice, reverse=True))
@@ -429,8 +429,8 @@ class TurnMap:
         any order, each matched by origin, destination and die), else None; the start for
         the empty play of a turn that passes."""
         node = self.start_node
-        for move in play.moves:
-            for made, child in self.children(node):
+        for move in play.moves:  # every board on the way to a legal play leads to one
+            for made, child in self.good_children(node):
                 if made.frm == move.frm and made.to == move.to and made.die == move.die:
                     node = child
                     break
