@@ -39,7 +39,10 @@ _BAR_SHIFT = st.BAR_SHIFT
 _OPP_SHIFT_BITS = st.SHIFT[st.OPP]
 _BAR_BIT = st.UNIT[BAR]
 _BOARD, _BOARD_AND_BAR, _ONES = st.BOARD, st.BOARD_AND_BAR, st.ONES
-_UP_TO_ONES = tuple(st.ONES & mask for mask in st.UP_TO)
+_ALL_ONES = st.low_bits(range(52))
+_FROM_BOARD_AND_BAR = tuple(st.ONES & st.BOARD_AND_BAR & mask for mask in st.UP_TO)
+_FROM_BOARD = tuple(st.ONES & st.BOARD & mask for mask in st.UP_TO)
+"""``_FROM_...[top]``: the origins on points 1 to ``top`` (the bar included or not)."""
 _ALIGN = tuple(st.SHIFT[st.OPP - die] for die in range(7))
 """Shifting a key right by ``_ALIGN[die]`` brings the opponent on my point ``p - die`` to field ``p``."""
 _LANDING = tuple(st.mask(range(die + 1, BAR + 1)) for die in range(7))
@@ -265,19 +268,18 @@ class RuleSet:
         opponent's fields shifted onto the origins ``die`` points above them.
         """
         state = key
+        above = state >> 1 | state >> 2 | state >> 3
+        two = above & _ALL_ONES  # every field holding two or more
+        occupied = (above | state) & _ALL_ONES  # every field holding one or more
         bar = (state >> _BAR_SHIFT) & 15
         if bar and self.ENTER_ALL_FIRST:
             sources = _BAR_BIT
         else:
-            x = state & (_BOARD_AND_BAR if bar > min_bar else _BOARD)
-            sources = (x | x >> 1 | x >> 2 | x >> 3) & _UP_TO_ONES[top]
-        there = (state >> _ALIGN[die]) & _LANDING[die]  # field p: the opponent on my point p - die
-        if self.HITTING:
-            todo = sources & ~((there >> 1 | there >> 2 | there >> 3) & _ONES)
-            code = todo & _LANDING[die] | (todo & there) << 1  # a hit marked in each field's second bit
-        else:
-            todo = sources & ~((there | there >> 1 | there >> 2 | there >> 3) & _ONES)
-            code = todo & _LANDING[die]
+            sources = occupied & (_FROM_BOARD_AND_BAR if bar > min_bar else _FROM_BOARD)[top]
+        # field p of a mask shifted right by _ALIGN[die]: the opponent's field on my point p - die
+        align = _ALIGN[die]
+        high = sources & ~((two if self.HITTING else occupied) >> align) & _LANDING[die]
+        code = high | (high & occupied >> align) << 1 if self.HITTING else high  # a hit: the field's second bit
         # the moves and key changes of each nine points' pattern, found once and kept
         low_table, middle_table, high_table = _CHUNKS[die]
         bits = code >> 72
@@ -290,7 +292,7 @@ class RuleSet:
         found = low_table.get(bits) or _chunk(low_table, die, 0, bits)
         moves += found[0]
         deltas += found[1]
-        low = todo & _BEAR_OFF[die]
+        low = sources & _BEAR_OFF[die]
         if low:  # bearing off: the rules decide each checker
             plain = _PLAIN[die]
             for point in range(die, 0, -1):
