@@ -7,8 +7,8 @@ the play the journal records, and that the game goes on (the next roll is taken,
 "Nothing may move now").  Each family also has an illegal sequence that must still be
 warned, so that a fix cannot pass by accepting everything.
 
-Tests that still fail with the tracker (D1) and machine (D2) work so far are marked
-``xfail`` with ``ISSUE_8``; remove the marks once they pass.
+All of them pass since the tracker (D1) and machine (D2) work; ``ISSUE_8`` marks a scene
+that is written before its fix (an ``xfail`` that does not fail the suite).
 """
 
 from __future__ import annotations
@@ -334,7 +334,6 @@ def test_the_opening_throw_with_a_checker_in_hand() -> None:
     assert last_play(s, "white") == "8/5 6/5"
 
 
-@ISSUE_8
 def test_a_dropout_hiding_a_complete_board_at_the_next_roll() -> None:
     """D2: White's play is complete but a zone drops out just as Black throws; Black starts
     moving before the dropout clears: White's turn ends with the roll, never "More must be
@@ -355,7 +354,6 @@ def test_a_dropout_hiding_a_complete_board_at_the_next_roll() -> None:
     assert_goes_on(s, "black")
 
 
-@ISSUE_8
 def test_the_next_player_lifts_before_the_movers_last_checker_is_down() -> None:
     """D2: White holds its last checker (6, for 6/5) when Black throws and lifts one of its
     own; White puts down on 5, then Black on 7: White's 8/5 6/5 and Black's first move."""
