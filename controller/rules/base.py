@@ -64,7 +64,10 @@ _HIT = tuple(
 """``_HIT[die][point]``: the move of ``die`` from ``point`` hitting a blot, and its change to a key."""
 _BEAR_OFF = tuple(st.ONES & st.UP_TO[die] & ~1 for die in range(7))
 """The origins from which a move of ``die`` bears off (points 1 to ``die``)."""
+_FEW = 4
+"""Up to this many origins the generator walks them one by one; above, it looks their moves up."""
 _CHUNK_FIELDS = 9
+_NONE: tuple[tuple[Move, ...], tuple[int, ...]] = ((), ())
 _CHUNK_MASK = (1 << (4 * _CHUNK_FIELDS)) - 1
 _CHUNKS: tuple[list[dict[int, tuple[tuple[Move, ...], tuple[int, ...]]]], ...] = tuple(
     [{}, {}, {}] for _ in range(7)
@@ -280,18 +283,41 @@ class RuleSet:
         align = _ALIGN[die]
         high = sources & ~((two if self.HITTING else occupied) >> align) & _LANDING[die]
         code = high | (high & occupied >> align) << 1 if self.HITTING else high  # a hit: the field's second bit
+        if sources.bit_count() <= _FEW:  # a few checkers to move: one by one
+            moves_: list[Move] = []
+            keys_: list[int] = []
+            plain, hitting = _PLAIN[die], _HIT[die]
+            hits = code >> 1
+            while sources:
+                low = sources.bit_length() - 1
+                bit = 1 << low
+                sources ^= bit
+                point = low >> 2
+                if point > die:
+                    if not high & bit:
+                        continue
+                    move, delta = hitting[point] if hits & bit else plain[point]
+                elif self._may_bear_off(state, point, die):
+                    move, delta = plain[point]
+                else:
+                    continue
+                moves_.append(move)
+                keys_.append(state + delta)
+            return moves_, keys_  # type: ignore[return-value]
         # the moves and key changes of each nine points' pattern, found once and kept
         low_table, middle_table, high_table = _CHUNKS[die]
         bits = code >> 72
-        moves, deltas = high_table.get(bits) or _chunk(high_table, die, 2, bits)
+        moves, deltas = (high_table.get(bits) or _chunk(high_table, die, 2, bits)) if bits else _NONE
         bits = (code >> 36) & _CHUNK_MASK
-        found = middle_table.get(bits) or _chunk(middle_table, die, 1, bits)
-        moves += found[0]
-        deltas += found[1]
+        if bits:
+            found = middle_table.get(bits) or _chunk(middle_table, die, 1, bits)
+            moves += found[0]
+            deltas += found[1]
         bits = code & _CHUNK_MASK
-        found = low_table.get(bits) or _chunk(low_table, die, 0, bits)
-        moves += found[0]
-        deltas += found[1]
+        if bits:
+            found = low_table.get(bits) or _chunk(low_table, die, 0, bits)
+            moves += found[0]
+            deltas += found[1]
         low = sources & _BEAR_OFF[die]
         if low:  # bearing off: the rules decide each checker
             plain = _PLAIN[die]
