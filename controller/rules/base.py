@@ -68,6 +68,8 @@ _FEW = 4
 """Up to this many origins the generator walks them one by one; above, it looks their moves up."""
 _CHUNK_FIELDS = 9
 _NONE: tuple[tuple[Move, ...], tuple[int, ...]] = ((), ())
+_CHUNK_LIMIT = 4096
+"""The most patterns a table keeps (games meet about a thousand a table; the memory stays bounded)."""
 _CHUNK_MASK = (1 << (4 * _CHUNK_FIELDS)) - 1
 _CHUNKS: tuple[list[dict[int, tuple[tuple[Move, ...], tuple[int, ...]]]], ...] = tuple(
     [{}, {}, {}] for _ in range(7)
@@ -80,7 +82,9 @@ table, far fewer in games)."""
 
 def _chunk(table: dict[int, tuple[tuple[Move, ...], tuple[int, ...]]], die: int, chunk: int, bits: int
            ) -> tuple[tuple[Move, ...], tuple[int, ...]]:
-    """Find and keep the moves of one pattern (see ``_CHUNKS``)."""
+    """Find and keep the moves of one pattern (see ``_CHUNKS``); a full table starts afresh."""
+    if len(table) >= _CHUNK_LIMIT:
+        table.clear()
     found = table[bits] = _chunk_moves(die, chunk, bits)
     return found
 
