@@ -61,9 +61,9 @@ class Alarm:
             return True
         return False
 
-    def deadline(self, held: HeldRoll | None) -> float | None:
-        """When a grace time runs out, if one is running."""
-        times = []
+    def deadline(self, held: HeldRoll | None, also: float | None = None) -> float | None:
+        """When a grace time runs out, if one is running (``also``: another one's end)."""
+        times = [] if also is None else [also]
         if self.wrong is not None and not self.warning:
             times.append(self.wrong.since + self.grace)
         if held is not None and not held.warned and not self.stale:

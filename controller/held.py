@@ -17,25 +17,32 @@ from .rules.values import Play, Roll
 from .tracking import BoardReading, Kind, Tracker
 
 MAX_FINISHED_TRIED = 3
-"""Complete plays tried per board (each costs the next player's turn map)."""
+"""Complete plays tried per turn and board (each costs the next player's turn map)."""
+MAX_TURNS_AHEAD = 2
+"""Turns the board may be ahead of the game in one snapshot (quick hands, a long dropout)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Finished:
-    """The mover's turn ended with ``play``; the board is a board of the next turn."""
+    """The mover's turn ended with ``play``; the board is a board of a later turn."""
 
     play: Play
 
 
-def finished_play(turn: Tracker, roll: Roll, reading: BoardReading, last_legal: int) -> Finished | None:
-    """The mover's complete play that, followed by the next turn with ``roll``, explains
-    ``reading``; None when none does (or the board cannot be read whole).
+def finished_play(turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int) -> Finished | None:
+    """The mover's complete play that, followed by the next turns with the held ``rolls``,
+    explains ``reading``; None when none does (or the board cannot be read whole).
 
     Tried: the complete plays whose mover's side the board shows (the next player lifting
     or moving their own checkers), then the last legal board if complete (the next player
-    has also hit one of the mover's blots)."""
-    if reading.unreadable:
+    has also hit one of the mover's blots); when the next turn cannot explain the board
+    either and another roll is held, the same one turn further on."""
+    if reading.unreadable or not rolls:
         return None
+    return _finished(turn, rolls, reading, last_legal, MAX_TURNS_AHEAD)
+
+
+def _finished(turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, depth: int) -> Finished | None:
     turn_map = turn.map
     if not isinstance(turn_map, TurnMap):
         return None
@@ -46,9 +53,12 @@ def finished_play(turn: Tracker, roll: Roll, reading: BoardReading, last_legal: 
         after = turn_map.position_of(key).with_turn(turn_map.mover.opponent)
         if after.winner() is not None:
             continue  # the winning play ends the game as soon as the board shows it
-        follower = TurnMap(turn_map.rules, after, roll)
+        follower = TurnMap(turn_map.rules, after, rolls[0])
         if follower.passes:
             continue
-        if Tracker(follower).judge(reading, follower.start).kind is not Kind.WRONG:
+        tracker = Tracker(follower)
+        if tracker.judge(reading, follower.start).kind is not Kind.WRONG:
+            return Finished(turn_map.play_to(key))
+        if depth > 1 and len(rolls) > 1 and _finished(tracker, rolls[1:], reading, follower.start, depth - 1):
             return Finished(turn_map.play_to(key))
     return None

@@ -129,8 +129,8 @@ class Controller(ResumeSteps, TurnSteps):
         """The roll held over a play that stands unfinished: a legal board short of a complete
         play (while a checker is in a hand or the board is hidden the mover is still at it)."""
         verdict = self._verdict
-        if isinstance(self._state, Moving) and verdict is not None and verdict.kind is Kind.LEGAL:
-            return self._state.held
+        if isinstance(self._state, Moving) and self._state.held and verdict is not None and verdict.kind is Kind.LEGAL:
+            return self._state.held[0]
         return None
 
     def _on_device(self, event: DeviceEvent) -> Output:
@@ -143,9 +143,9 @@ class Controller(ResumeSteps, TurnSteps):
             alarm.wrong = None
         elif event.ok and alarm.stale:
             alarm.stale = False
-            if isinstance(state, Moving) and state.held is not None:
-                held = state.held
-                self._stay(replace(state, held=replace(held, since=max(held.since, event.time))))
+            if isinstance(state, Moving) and state.held:
+                held = tuple(replace(h, since=max(h.since, event.time)) for h in state.held)
+                self._stay(replace(state, held=held))
         return self._output(log=(note,), message=note if not event.ok else None)
 
     # -- snapshots ---------------------------------------------------------------------------
@@ -175,10 +175,11 @@ class Controller(ResumeSteps, TurnSteps):
                 return resumed
         if verdict.is_legal:
             return self._on_legal(time, verdict)
-        if verdict.kind is Kind.WRONG and isinstance(state, Moving) and state.held is not None:
-            finished = finished_play(tracker, state.held.roll, reading, state.last_legal)
+        if verdict.kind is Kind.WRONG and isinstance(state, Moving) and state.held:
+            rolls = tuple(h.roll for h in state.held)
+            finished = finished_play(tracker, rolls, reading, state.last_legal)
             if finished is not None:  # the mover had finished; the next player is under way
-                return self._play_held_roll(time, finished.play, state.held)
+                return self._catch_up(time, finished.play, reading)
         alarm = self._alarm
         if verdict.kind is Kind.WRONG:
             if alarm.warning:  # the warning stands: the red lights follow the board
@@ -204,8 +205,10 @@ class Controller(ResumeSteps, TurnSteps):
                 play = state.turn.map.play_to(verdict.key)
                 if state.turn.map.position_of(verdict.key).winner() is not None:
                     return self._end_turn(time, play)
-                if state.held is not None:
-                    return self._play_held_roll(time, play, state.held)
+                if state.held:
+                    return self._play_held_roll(time, play)
+                if state.done is not None:  # Done came before the board had settled
+                    return self._end_turn(time, play)
         return self._confirmed(time, self._output(frame=self._guidance()))
 
     def _confirmed(self, time: float, out: Output) -> Output:
@@ -226,9 +229,12 @@ class Controller(ResumeSteps, TurnSteps):
             frame = self._warning_frame()
             reason = "fault" if self._verdict is not None and self._verdict.fault else "illegal"
             return self._output(frame=frame, sounds=(Sound.WARNING,), log=(frame.message,), warning=reason)
+        done = self._done_due(time)
+        if done is not None:
+            return done
         held = self._held()
         if isinstance(state, Moving) and held is not None and alarm.held_due(held, time):
-            self._stay(replace(state, held=replace(held, warned=True)))
+            self._stay(replace(state, held=(replace(held, warned=True), *state.held[1:])))
             message = f"More must be played: {state.turn.colour.value} has not finished ({held.roll} held)"
             return self._output(message=message, sounds=(Sound.WARNING,), log=(message,), warning="more to play")
         return self._output()
@@ -301,7 +307,9 @@ class Controller(ResumeSteps, TurnSteps):
             if message is not None:
                 frame = LightFrame(frame.lights, message)
         self._frame = frame
-        deadline = self._alarm.deadline(self._held())
+        state = self._state
+        done = state.done + self.settings.grace if isinstance(state, Moving) and state.done is not None else None
+        deadline = self._alarm.deadline(self._held(), done)
         turn = checker_of(self.game.turn) if isinstance(self._state, (AwaitRoll, Moving)) else None
         return Output(frame, sounds, turn, journal, log, deadline, finished, warning, request_snapshot)
 

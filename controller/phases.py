@@ -76,7 +76,11 @@ class Moving:
     turn: Turn
     last_legal: int
     """The turn map's key of the last legal board seen."""
-    held: HeldRoll | None = None
+    held: tuple[HeldRoll, ...] = ()
+    """The next players' rolls thrown before this play was seen complete, in order."""
+    done: float | None = None
+    """When Done was pressed before the board showed a complete play (honoured if it does
+    within the grace time: a quick hand presses Done before the board has settled)."""
 
     kind: ClassVar[Phase] = Phase.MOVING
 

@@ -115,26 +115,35 @@ class TurnSteps:
         """The next player's roll during a turn: it ends a complete play, else it is held
         until the play is complete (``_play_held_roll``)."""
         turn, verdict = state.turn, self._verdict
-        if verdict is not None and verdict.kind is Kind.COMPLETE and verdict.key is not None:
-            return self._end_turn(time, turn.map.play_to(verdict.key), next_roll=roll)
-        if verdict is None and turn.map.is_complete(state.last_legal):
-            return self._end_turn(time, turn.map.play_to(state.last_legal), next_roll=roll)
+        held = (*state.held, HeldRoll(roll, time))
+        if not state.held:  # with rolls held already, this one follows theirs
+            if verdict is not None and verdict.kind is Kind.COMPLETE and verdict.key is not None:
+                return self._end_turn(time, turn.map.play_to(verdict.key), next_roll=roll)
+            if verdict is None and turn.map.is_complete(state.last_legal):
+                return self._end_turn(time, turn.map.play_to(state.last_legal), next_roll=roll)
+        self._stay(replace(state, held=held))
         if verdict is not None and verdict.kind is Kind.WRONG and self._reading is not None:
-            finished = finished_play(turn.tracker, roll, self._reading, state.last_legal)
+            rolls = tuple(h.roll for h in held)
+            finished = finished_play(turn.tracker, rolls, self._reading, state.last_legal)
             if finished is not None:  # the next player began before the board showed the play
-                return self._end_turn(time, finished.play, next_roll=roll)
-        if state.held is None or state.held.roll != roll:
-            self._stay(replace(state, held=HeldRoll(roll, time)))
+                return self._catch_up(time, finished.play, self._reading)
         return self._output(message=f"Roll {roll} held until {turn.colour.value} has finished")
 
-    def _play_held_roll(self, time: float, play: Play, held: HeldRoll) -> Output:
-        """The mover's play is complete: it ends the turn and the held roll starts the next."""
-        return self._end_turn(time, play, next_roll=held.roll)
+    def _play_held_roll(self, time: float, play: Play) -> Output:
+        """The mover's play is complete: it ends the turn and the first held roll starts the
+        next (the later ones stay held in it)."""
+        state = self._state
+        if not isinstance(state, Moving) or not state.held:
+            raise UndeclaredTransition("no held roll to play")
+        later = tuple(replace(h, since=max(h.since, time)) for h in state.held[1:])
+        return self._end_turn(time, play, next_roll=state.held[0].roll, later=later)
 
     # -- turns ---------------------------------------------------------------------------------
-    def _start_turn(self, time: float, roll: Roll, trigger: Trigger, journal_roll: bool = True) -> Output:
+    def _start_turn(
+        self, time: float, roll: Roll, trigger: Trigger, journal_roll: bool = True, later: tuple[HeldRoll, ...] = ()
+    ) -> Output:
         """The player to move plays ``roll`` (journalled unless it already is); a roll with
-        no legal move passes at once.  Whatever was held, this roll is the one in play now."""
+        no legal move passes at once.  ``later``: rolls thrown since, held in this turn."""
         colour = self.game.turn
         turn_map = TurnMap(self.settings.rules, self.game.position, roll)
         journal: list[Entry] = []
@@ -147,12 +156,15 @@ class TurnSteps:
             self._window = self._window.after_turn() if self._window else None
             self._go(trigger, AwaitRoll())
             self._verdict = None
+            if later:  # the next roll was thrown already
+                out = self._start_turn(time, later[0].roll, T.ROLL, later=later[1:])
+                return out.after(tuple(journal))
             message = f"{colour.value.capitalize()} cannot move with {roll}: the turn passes"
             return self._output(
                 journal=tuple(journal), frame=guidance.pass_frame(colour, message), sounds=(Sound.TURN,), log=(message,)
             )
         turn = Turn(colour, roll, turn_map, Tracker(turn_map))
-        self._go(trigger, Moving(turn, turn_map.start))
+        self._go(trigger, Moving(turn, turn_map.start, held=later))
         self._verdict = None
         self._alarm.clear()
         if self._reading is not None:
@@ -161,7 +173,9 @@ class TurnSteps:
                 self._alarm.wrong = WrongBoard((turn.tracker.key(self._reading), self._verdict.fault), time)
         return self._output(journal=tuple(journal), frame=self._guidance(), sounds=(Sound.TURN,))
 
-    def _end_turn(self, time: float, play: Play, next_roll: Roll | None = None) -> Output:
+    def _end_turn(
+        self, time: float, play: Play, next_roll: Roll | None = None, later: tuple[HeldRoll, ...] = ()
+    ) -> Output:
         state = self._state
         if not isinstance(state, Moving):
             raise UndeclaredTransition(f"a turn ends in {state.kind.value}")
@@ -187,19 +201,51 @@ class TurnSteps:
             )
         self._go(T.PLAY_COMPLETE, AwaitRoll())
         if next_roll is not None:
-            return self._start_turn(time, next_roll, T.ROLL).after(tuple(journal))
+            return self._start_turn(time, next_roll, T.ROLL, later=later).after(tuple(journal))
         return self._output(journal=tuple(journal), frame=self._guidance())
 
     def _done(self, time: float, state: Moving) -> Output:
-        """Done during a turn: ends a complete play, else warns that more must be played."""
+        """Done during a turn: ends a complete play, else waits the grace time for the board to show one."""
         verdict = self._verdict
         key = verdict.key if verdict is not None and verdict.kind is Kind.COMPLETE else None
         if key is None and verdict is None and state.turn.map.is_complete(state.last_legal):
             key = state.last_legal
         if key is not None:
             return self._end_turn(time, state.turn.map.play_to(key))
+        # a quick hand may press Done before the board has settled: a complete board within
+        # the grace time still ends the turn; over a checker in a hand the warning waits too
+        self._stay(replace(state, done=time))
+        if verdict is not None and verdict.kind in (Kind.IN_HAND, Kind.HIT_PENDING, Kind.HIDDEN):
+            return self._output(message="Done: the board does not show a whole play yet")
+        return self._more_before_done()
+
+    def _more_before_done(self) -> Output:
         message = "More must be played before Done"
         return self._output(message=message, sounds=(Sound.WARNING,), log=(message,), warning="more to play")
+
+    def _done_due(self, time: float) -> Output | None:
+        """Done was pressed over a board a hand was changing, and the grace time passed
+        without a complete play: warn now."""
+        state = self._state
+        if not isinstance(state, Moving) or state.done is None or time < state.done + self.settings.grace:
+            return None
+        self._stay(replace(state, done=None))
+        verdict = self._verdict
+        if verdict is not None and verdict.kind in (Kind.LEGAL, Kind.WRONG):
+            return None  # warned when pressed (a wrong board has its own warning)
+        return self._more_before_done()
+
+    def _catch_up(self, time: float, play: Play, reading: BoardReading) -> Output:
+        """The board is already in a later turn: end this one with ``play``, start the next
+        with the first held roll, and judge the board again there (it may be further on)."""
+        out = self._play_held_roll(time, play)
+        state = self._state
+        if isinstance(state, Moving) and self._verdict is not None and self._verdict.kind is Kind.WRONG and state.held:
+            rolls = tuple(h.roll for h in state.held)
+            finished = finished_play(state.turn.tracker, rolls, reading, state.last_legal)
+            if finished is not None:
+                return self._catch_up(time, finished.play, reading).after(out.entries)
+        return out
 
     def _takeback(self, time: float) -> Output:
         history = self.game.history

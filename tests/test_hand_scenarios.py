@@ -7,8 +7,7 @@ the play the journal records, and that the game goes on (the next roll is taken,
 "Nothing may move now").  Each family also has an illegal sequence that must still be
 warned, so that a fix cannot pass by accepting everything.
 
-All of them pass since the tracker (D1) and machine (D2) work; ``ISSUE_8`` marks a scene
-that is written before its fix (an ``xfail`` that does not fail the suite).
+All of them pass since the tracker (D1) and machine (D2) work.
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from hal.interfaces import Button, Sound
 from hal.interfaces import LightColour as L
 from hal.zones import Checker
 
-ISSUE_8 = pytest.mark.xfail(reason="issue 8 D1/D2: fixed by the tracker/machine work", strict=False)
 LOOK = 1.2
 """Seconds a hand pauses between actions: longer than the grace time (1 s), so a board
 wrongly judged illegal is warned."""

@@ -399,9 +399,7 @@ LegalHands.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large,
                            HealthCheck.large_base_example],
 )
-test_legal_hands_never_warn_misrecord_or_stick = pytest.mark.xfail(
-    reason="issue 8 D1/D2: fixed by the tracker/machine work", strict=False
-)(LegalHands.TestCase)
+test_legal_hands_never_warn_misrecord_or_stick = LegalHands.TestCase
 
 
 class PlainHands(LegalHands):

@@ -30,6 +30,8 @@ _HIGH = st.low_bits(range(26)) << 3
 _OPP_POINTS = st.mask(range(st.OPP + 1, st.OPP + 25))
 _OPP_OFF = st.mask([st.OPP])
 _OPP_BAR = st.OPP + BAR
+_POINTS_AND_OFF = st.mask(range(0, 25))
+_MOVER_LOW = st.low_bits(range(1, 25))
 _OPP_LOW = st.low_bits(range(st.OPP + 1, st.OPP + 25))
 """The lowest bit of each opposing point's field: the shape of a set of blots."""
 
@@ -83,6 +85,12 @@ def lone(key: int) -> int:
     """The opposing points of ``key`` holding exactly one checker (a blot set)."""
     opp = key & _OPP_POINTS
     return opp & ~(opp >> 1 | opp >> 2 | opp >> 3) & _OPP_LOW
+
+
+def _lone_mover(mover: int) -> int:
+    """The mover's points 1-24 holding exactly one checker (as low bits)."""
+    x = mover & st.BOARD
+    return x & ~(x >> 1 | x >> 2 | x >> 3) & _MOVER_LOW
 
 
 def empty(key: int) -> int:
@@ -145,9 +153,25 @@ class Reach:
         return None
 
     def finished_like(self, board: int) -> list[int]:
-        """The complete boards whose mover's side is that of ``board`` (whatever the
-        opponent's side shows: the next player may already be moving)."""
-        return [entry[0] for entry in self._by_mover.get(board & MOVER, ()) if self.turn.is_complete(entry[0])]
+        """The complete boards whose mover's side ``board`` shows, whatever the opponent's side
+        shows (the next player may already be moving): exactly, then with some of the mover's
+        blots hit since and on the bar or pool."""
+        complete = self.turn.is_complete
+        found = [entry[0] for entry in self._by_mover.get(board & MOVER, ()) if complete(entry[0])]
+        shown = board & _POINTS_AND_OFF
+        on_bar = (board >> st.SHIFT[BAR]) & st.NIBBLE
+        for key, mover, _ in self._order:
+            if key in found or not covers(mover & _POINTS_AND_OFF, shown):
+                continue
+            gone = (mover & _POINTS_AND_OFF) - shown
+            bar = (mover >> st.SHIFT[BAR]) & st.NIBBLE
+            # only blots are gone, one checker each, every one on the bar or pool (a blot in a
+            # hand could as well be the mover's own checker lifted again)
+            if gone & ~_MOVER_LOW or gone & ~_lone_mover(mover) or on_bar - bar != gone.bit_count():
+                continue
+            if complete(key):
+                found.append(key)
+        return found
 
     def _blots_gone(self, board: int) -> tuple[int, int] | None:
         """The start's blots gone from their points (a blot set), and how many are in a
