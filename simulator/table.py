@@ -39,6 +39,9 @@ from .sensors import NoiseModel
 if TYPE_CHECKING:
     from .serial_table import SerialBoard
 
+DICE_GAP = 0.3
+"""Virtual seconds at least between two throws of the dice, whatever the players' speed: the
+dice must land and be picked up (a person at speed 1 never throws sooner after the last throw)."""
 GAME_TIME_LIMIT = 20_000.0
 """Virtual seconds after which a game is abandoned as stuck (it never should be)."""
 LINKS = ("direct", "serial")
@@ -189,6 +192,8 @@ class Table:
         self.pace = pace
         """Virtual seconds per real second (0: as fast as possible)."""
         self.truth: list[Game] = []
+        self._thrown_at = -DICE_GAP
+        """When the dice were last thrown (for ``DICE_GAP``)."""
         if point is not None:  # a resumed match goes on differently after each restart
             self.rng = random.Random(f"{seed}/players/{point.seq}")
         self._tick: ScheduledCall | None = None
@@ -228,6 +233,7 @@ class Table:
 
     def throw(self, a: int, b: int) -> None:
         """The dice thrown: straight onto the queue, or into the virtual device's tray."""
+        self._thrown_at = self.sim.clock.now()
         if self.serial is not None:
             self.serial.throw(a, b)
         else:
@@ -319,6 +325,12 @@ class Table:
         self._compare()
         return self.report
 
+    def _dice_gap(self) -> Steps:
+        """Wait until the last throw is ``DICE_GAP`` old (only fast players ever wait)."""
+        left = self._thrown_at + DICE_GAP - self.sim.clock.now()
+        if left > 1e-9:
+            yield left
+
     def _next_game(self) -> Steps:
         yield 1.0
         self.sim.buttons.press(Button.DONE)
@@ -345,6 +357,7 @@ class Table:
             a = self.players[Colour.WHITE].opening(rng)
             b = self.players[Colour.BLACK].opening(rng)
             yield rng.uniform(0.3, 1.0) / speed
+            yield from self._dice_gap()
             self.throw(a, b)
             if truth.throw_opening(a, b) is not None:
                 roll = truth.pending_roll
@@ -356,6 +369,7 @@ class Table:
                 roll = player.roll(rng)
                 rush = self.hand.chance(self.behaviour.hover_throw_rate)
                 yield rng.uniform(*self.behaviour.think) / speed
+                yield from self._dice_gap()
                 if rush:  # a hand over some points when the dice land; the player moves at once
                     self.sim.board.hover(rng.sample(LINES, rng.randint(1, 3)))
                 self.throw(roll.first, roll.second)
