@@ -151,7 +151,7 @@ class TurnSteps:
             self._window = self._window.after_turn() if self._window else None  # a fresh roll: play on as usual
             journal.append(self._roll_entry(time, colour, roll))
         if turn_map.passes:
-            record = self.game.play(roll, Play())
+            record = self.game.record(turn_map, Play())
             journal.append(self._turn_entry(time, record))
             self._window = self._window.after_turn() if self._window else None
             self._go(trigger, AwaitRoll())
@@ -180,7 +180,7 @@ class TurnSteps:
         if not isinstance(state, Moving):
             raise UndeclaredTransition(f"a turn ends in {state.kind.value}")
         try:
-            record = self.game.play(state.turn.roll, play)
+            record = self.game.record(state.turn.map, play)
         except IllegalPlayError as error:  # cannot happen: the map only holds legal plays
             raise TrackerError(f"tracker accepted an illegal play: {error}") from error
         journal: list[Entry] = [self._turn_entry(time, record)]
