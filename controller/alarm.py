@@ -11,6 +11,9 @@ from .phases import HeldRoll
 
 CONFIRM_AGAIN = 1.0
 """Seconds after which an unanswered request to confirm a wrong board is made again."""
+BLOT_WAIT = 3.0
+"""Seconds a winning play that passed a blot waits for the blot to be taken away (the hit
+made in passing) before the game is recorded as the board shows it."""
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,15 @@ class Finished:
     play: Play
 
 
-def finished_play(turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int) -> Finished | None:
+@dataclass(frozen=True, slots=True)
+class Undecided:
+    """Several finished plays explain the board, each with the next player's hand at work:
+    a transient, and the next board decides."""
+
+
+def finished_play(
+    turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int
+) -> Finished | Undecided | None:
     """The mover's complete play that, followed by the next turns with the held ``rolls``,
     explains ``reading``; None when none does (or the board cannot be read whole).
 
@@ -42,13 +50,18 @@ def finished_play(turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading,
     return _finished(turn, rolls, reading, last_legal, MAX_TURNS_AHEAD)
 
 
-def _finished(turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, depth: int) -> Finished | None:
+def _finished(
+    turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, depth: int
+) -> Finished | Undecided | None:
     turn_map = turn.map
     if not isinstance(turn_map, TurnMap):
         return None
     tried = turn.reach.finished_like(turn.key(reading))[:MAX_FINISHED_TRIED]
     if turn_map.is_complete(last_legal) and last_legal not in tried:
         tried.append(last_legal)
+    settled: list[int] = []
+    transient: list[int] = []
+    deeper: list[tuple[int, Tracker, int]] = []
     for key in tried:
         after = turn_map.position_of(key).with_turn(turn_map.mover.opponent)
         if after.winner() is not None:
@@ -57,8 +70,22 @@ def _finished(turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, las
         if follower.passes:
             continue
         tracker = Tracker(follower)
-        if tracker.judge(reading, follower.start).kind is not Kind.WRONG:
-            return Finished(turn_map.play_to(key))
-        if depth > 1 and len(rolls) > 1 and _finished(tracker, rolls[1:], reading, follower.start, depth - 1):
-            return Finished(turn_map.play_to(key))
+        verdict = tracker.judge(reading, follower.start)
+        if verdict.is_legal:
+            settled.append(key)
+        elif verdict.kind is not Kind.WRONG:
+            transient.append(key)
+        else:
+            deeper.append((key, tracker, follower.start))
+    # a board the next turn shows settled decides; a hand at work decides only when one play
+    # explains it (the next player lifting a blot looks like that blot hit and in the hand:
+    # the next board tells which)
+    if settled:
+        return Finished(turn_map.play_to(settled[0]))
+    if transient:
+        return Finished(turn_map.play_to(transient[0])) if len(transient) == 1 else Undecided()
+    if depth > 1 and len(rolls) > 1:
+        for key, tracker, start in deeper:
+            if isinstance(_finished(tracker, rolls[1:], reading, start, depth - 1), Finished):
+                return Finished(turn_map.play_to(key))
     return None

@@ -30,10 +30,10 @@ from hal.interfaces import (
     TickEvent,
 )
 
-from .alarm import CONFIRM_AGAIN, Alarm
+from .alarm import BLOT_WAIT, CONFIRM_AGAIN, Alarm
 from .journal_entries import JOURNAL_VERSION, Entry, StartEntry
 from .outputs import Output, Settings
-from .held import finished_play
+from .held import Finished, Undecided, finished_play
 from .phases import AwaitRoll, GameOver, HeldRoll, Moving, Opening, Phase, Restore, Setup, State
 from .resume import ResumeError, ResumePoint, Window
 from .resume_steps import ResumeSteps
@@ -178,8 +178,11 @@ class Controller(ResumeSteps, TurnSteps):
         if verdict.kind is Kind.WRONG and isinstance(state, Moving) and state.held:
             rolls = tuple(h.roll for h in state.held)
             finished = finished_play(tracker, rolls, reading, state.last_legal)
-            if finished is not None:  # the mover had finished; the next player is under way
+            if isinstance(finished, Finished):  # the mover had finished; the next player is under way
                 return self._catch_up(time, finished.play, reading)
+            if isinstance(finished, Undecided):  # a hand at work after one of several plays
+                self._alarm.wrong = None
+                return self._output() if self._alarm.warning else self._output(frame=self._guidance())
         alarm = self._alarm
         if verdict.kind is Kind.WRONG:
             if alarm.warning:  # the warning stands: the red lights follow the board
@@ -204,6 +207,12 @@ class Controller(ResumeSteps, TurnSteps):
             if verdict.kind is Kind.COMPLETE:
                 play = state.turn.map.play_to(verdict.key)
                 if state.turn.map.position_of(verdict.key).winner() is not None:
+                    if state.done is None and state.turn.tracker.reach.may_still_hit(verdict.key):
+                        # the winning checker went past a blot it may have hit: the blot has
+                        # BLOT_WAIT to be taken away (or Done is pressed) before the game is recorded
+                        wait = max(BLOT_WAIT - self.settings.grace, 0.0)
+                        self._stay(replace(state, done=time + wait))
+                        return self._output(frame=self._guidance())
                     return self._end_turn(time, play)
                 if state.held:
                     return self._play_held_roll(time, play)

@@ -80,7 +80,8 @@ class Moving:
     """The next players' rolls thrown before this play was seen complete, in order."""
     done: float | None = None
     """When Done was pressed before the board showed a complete play (honoured if it does
-    within the grace time: a quick hand presses Done before the board has settled)."""
+    within the grace time: a quick hand presses Done before the board has settled); for a
+    winning play that passed a blot, set so that it falls due after ``alarm.BLOT_WAIT``."""
 
     kind: ClassVar[Phase] = Phase.MOVING
 

@@ -16,7 +16,7 @@ from .alarm import WrongBoard
 from .journal_entries import Entry, GameEntry, GameOverEntry, OpeningEntry, RollEntry, TakebackEntry, TurnEntry
 from .notation.moves import format_play
 from .notation.position_json import position_to_json
-from .held import finished_play
+from .held import Finished, Undecided, finished_play
 from .phases import AwaitRoll, GameOver, HeldRoll, Moving, Opening, Restore, Setup, Turn
 from .rules.game import TurnRecord
 from .rules.turn import TurnMap
@@ -125,8 +125,10 @@ class TurnSteps:
         if verdict is not None and verdict.kind is Kind.WRONG and self._reading is not None:
             rolls = tuple(h.roll for h in held)
             finished = finished_play(turn.tracker, rolls, self._reading, state.last_legal)
-            if finished is not None:  # the next player began before the board showed the play
+            if isinstance(finished, Finished):  # the next player began before the board showed the play
                 return self._catch_up(time, finished.play, self._reading)
+            if isinstance(finished, Undecided):  # the next board tells which play it was
+                self._alarm.wrong = None
         return self._output(message=f"Roll {roll} held until {turn.colour.value} has finished")
 
     def _play_held_roll(self, time: float, play: Play) -> Output:
@@ -225,12 +227,15 @@ class TurnSteps:
 
     def _done_due(self, time: float) -> Output | None:
         """Done was pressed over a board a hand was changing, and the grace time passed
-        without a complete play: warn now."""
+        without a complete play: warn now (a winning play that waited for a blot it passed
+        is recorded as it stands)."""
         state = self._state
         if not isinstance(state, Moving) or state.done is None or time < state.done + self.settings.grace:
             return None
         self._stay(replace(state, done=None))
         verdict = self._verdict
+        if verdict is not None and verdict.kind is Kind.COMPLETE and verdict.key is not None:
+            return self._end_turn(time, state.turn.map.play_to(verdict.key))  # the winning play stood
         if verdict is not None and verdict.kind in (Kind.LEGAL, Kind.WRONG):
             return None  # warned when pressed (a wrong board has its own warning)
         return self._more_before_done()
@@ -243,8 +248,10 @@ class TurnSteps:
         if isinstance(state, Moving) and self._verdict is not None and self._verdict.kind is Kind.WRONG and state.held:
             rolls = tuple(h.roll for h in state.held)
             finished = finished_play(state.turn.tracker, rolls, reading, state.last_legal)
-            if finished is not None:
+            if isinstance(finished, Finished):
                 return self._catch_up(time, finished.play, reading).after(out.entries)
+            if isinstance(finished, Undecided):
+                self._alarm.wrong = None
         return out
 
     def _takeback(self, time: float) -> Output:

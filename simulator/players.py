@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Callable, Generator, Protocol
+from typing import Callable, Generator, Iterable, Protocol
 
 from controller.notation.moves import parse_play
 from controller.records.matfile import MatchRecord, Turn
@@ -518,6 +518,10 @@ class Hand:
         mine = board_position.side(colour)
         theirs = board_position.side(colour.opponent)
         candidates: list[tuple[Zone, Zone]] = []
+        legal_sides: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+        for key in turn_map.states():
+            mover_side, opponent_side = turn_map.sides_of(key)
+            legal_sides.setdefault(mover_side, []).append(opponent_side)
         for frm in range(1, 25):
             if not mine[frm]:
                 continue
@@ -528,7 +532,8 @@ class Hand:
                 moved[frm] -= 1
                 moved[to] += 1
                 key = turn_map.key_of(moved, theirs)
-                if key not in turn_map and not _blot_taken_first(turn_map, moved, theirs, self.rules):
+                if (key not in turn_map and not _blot_taken_first(turn_map, moved, theirs, self.rules)
+                        and not _hit_left_standing(legal_sides.get(tuple(moved), ()), theirs)):
                     candidates.append((self._zone(colour, frm), self._zone(colour, to)))
         return self.rng.choice(candidates) if candidates else None
 
@@ -547,6 +552,18 @@ def _blot_taken_first(turn_map: TurnMap, mine: list[int], theirs: tuple[int, ...
         restored[BAR] -= 1
         restored[theirs_point] += 1
         if turn_map.key_of(mine, restored) in turn_map:
+            return True
+    return False
+
+
+def _hit_left_standing(legal_opponents: Iterable[tuple[int, ...]], theirs: tuple[int, ...]) -> bool:
+    """Is this board a legal state of the turn whose hit blots still stand on their points
+    (a checker carried past a blot it hit, 8/6*/4, the blot not yet taken away)?  Such a
+    board is a hit under way, not an unmistakable illegal move."""
+    for legal in legal_opponents:
+        standing = [p for p in range(1, 25) if theirs[p] != legal[p]]
+        if (theirs[OFF] == legal[OFF] and all(theirs[p] == 1 and legal[p] == 0 for p in standing)
+                and legal[BAR] - theirs[BAR] == len(standing)):
             return True
     return False
 

@@ -51,6 +51,9 @@ def checker(colour: Colour) -> Checker:
 class LegalHands(RuleBasedStateMachine):
     """Legal hand actions in any order on the simulated table, checked against the account."""
 
+    ROLL_DROPOUT_SCANS = 25
+    """How long (20 ms scans) one zone drops out when a roll is thrown during a dropout."""
+
     def __init__(self) -> None:
         super().__init__()
         self.ready = False
@@ -271,7 +274,8 @@ class LegalHands(RuleBasedStateMachine):
             self.s.board.hover(zones)
             self.s.advance(0.05)
         elif how == "dropout":
-            self.s.table.sim.sensor.inject_unreadable(data.draw(st.sampled_from(ZONES), label="dropout"), 25)
+            zone = data.draw(st.sampled_from(ZONES), label="dropout")
+            self.s.table.sim.sensor.inject_unreadable(zone, self.ROLL_DROPOUT_SCANS)
         self.s.throw(roll.first, roll.second, settle=0.0)
         if play is None:
             self._begin(roll, data)

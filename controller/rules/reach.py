@@ -152,6 +152,16 @@ class Reach:
                 return self._explanation(key, hit, board, early_bits, in_hand)
         return None
 
+    def may_still_hit(self, key: int) -> bool:
+        """Is there a complete board with the mover's side of ``key`` that hits more blots
+        (a checker carried past a blot, the blot not yet taken away)?"""
+        complete = self.turn.is_complete
+        hit = self._blots & empty(key)
+        return any(
+            other & ~hit and not hit & ~other and complete(other_key)
+            for other_key, _, other in self._by_mover.get(key & MOVER, ())
+        )
+
     def finished_like(self, board: int) -> list[int]:
         """The complete boards whose mover's side ``board`` shows, whatever the opponent's side
         shows (the next player may already be moving): exactly, then with some of the mover's
