@@ -31,8 +31,8 @@ class Finished:
 
 @dataclass(frozen=True, slots=True)
 class Undecided:
-    """Several finished plays explain the board, each with the next player's hand at work:
-    a transient, and the next board decides."""
+    """A finished play explains the board with the next player's hand at work: a transient,
+    and a settled board to come decides which play it was."""
 
 
 def finished_play(
@@ -41,9 +41,9 @@ def finished_play(
     """The mover's complete play that, followed by the next turns with the held ``rolls``,
     explains ``reading``; None when none does (or the board cannot be read whole).
 
-    Tried: the complete plays whose mover's side the board shows (the next player lifting
-    or moving their own checkers), then the last legal board if complete (the next player
-    has also hit one of the mover's blots); when the next turn cannot explain the board
+    Tried: the last legal board if complete (the play the board last showed), then the
+    complete plays whose mover's side the board shows (the next player lifting or moving
+    their own checkers, or having hit one of the mover's blots); when the next turn cannot explain the board
     either and another roll is held, the same one turn further on."""
     if reading.unreadable or not rolls:
         return None
@@ -57,9 +57,10 @@ def _finished(
     if not isinstance(turn_map, TurnMap):
         return None
     tried = turn.reach.finished_like(turn.key(reading))[:MAX_FINISHED_TRIED]
-    if turn_map.is_complete(last_legal) and last_legal not in tried:
-        tried.append(last_legal)
+    if turn_map.is_complete(last_legal):  # the complete board last seen comes first
+        tried = [last_legal] + [key for key in tried if key != last_legal]
     settled: list[int] = []
+    in_hand: list[int] = []
     transient: list[int] = []
     deeper: list[tuple[int, Tracker, int]] = []
     for key in tried:
@@ -73,17 +74,22 @@ def _finished(
         verdict = tracker.judge(reading, follower.start)
         if verdict.is_legal:
             settled.append(key)
+        elif verdict.kind is Kind.IN_HAND:
+            in_hand.append(key)
         elif verdict.kind is not Kind.WRONG:
             transient.append(key)
         else:
             deeper.append((key, tracker, follower.start))
-    # a board the next turn shows settled decides; a hand at work decides only when one play
-    # explains it (the next player lifting a blot looks like that blot hit and in the hand:
-    # the next board tells which)
+    # a board the next turn shows settled decides, and so does one play with only the next
+    # player's checkers in a hand; a hit under way does not (the next player lifting a blot
+    # looks like that blot hit and in the hand, a checker slid over the points crosses boards
+    # of other plays): the boards to come tell which
     if settled:
         return Finished(turn_map.play_to(settled[0]))
-    if transient:
-        return Finished(turn_map.play_to(transient[0])) if len(transient) == 1 else Undecided()
+    if len(in_hand) == 1 and not transient:
+        return Finished(turn_map.play_to(in_hand[0]))
+    if in_hand or transient:
+        return Undecided()
     if depth > 1 and len(rolls) > 1:
         for key, tracker, start in deeper:
             if isinstance(_finished(tracker, rolls[1:], reading, start, depth - 1), Finished):

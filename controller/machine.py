@@ -30,7 +30,7 @@ from hal.interfaces import (
     TickEvent,
 )
 
-from .alarm import BLOT_WAIT, CONFIRM_AGAIN, Alarm
+from .alarm import CONFIRM_AGAIN, Alarm
 from .journal_entries import JOURNAL_VERSION, Entry, StartEntry
 from .outputs import Output, Settings
 from .held import Finished, Undecided, finished_play
@@ -207,12 +207,8 @@ class Controller(ResumeSteps, TurnSteps):
             if verdict.kind is Kind.COMPLETE:
                 play = state.turn.map.play_to(verdict.key)
                 if state.turn.map.position_of(verdict.key).winner() is not None:
-                    if state.done is None and state.turn.tracker.reach.may_still_hit(verdict.key):
-                        # the winning checker went past a blot it may have hit: the blot has
-                        # BLOT_WAIT to be taken away (or Done is pressed) before the game is recorded
-                        wait = max(BLOT_WAIT - self.settings.grace, 0.0)
-                        self._stay(replace(state, done=time + wait))
-                        return self._output(frame=self._guidance())
+                    if state.turn.tracker.reach.may_still_hit(verdict.key):
+                        return self._wait_for_blot(time)
                     return self._end_turn(time, play)
                 if state.held:
                     return self._play_held_roll(time, play)
@@ -241,6 +237,9 @@ class Controller(ResumeSteps, TurnSteps):
         done = self._done_due(time)
         if done is not None:
             return done
+        blot = self._blot_wait_due(time)
+        if blot is not None:
+            return blot
         held = self._held()
         if isinstance(state, Moving) and held is not None and alarm.held_due(held, time):
             self._stay(replace(state, held=(replace(held, warned=True), *state.held[1:])))
@@ -317,8 +316,13 @@ class Controller(ResumeSteps, TurnSteps):
                 frame = LightFrame(frame.lights, message)
         self._frame = frame
         state = self._state
-        done = state.done + self.settings.grace if isinstance(state, Moving) and state.done is not None else None
-        deadline = self._alarm.deadline(self._held(), done)
+        waits = []
+        if isinstance(state, Moving):
+            if state.done is not None:
+                waits.append(state.done + self.settings.grace)
+            if state.blot_wait is not None:
+                waits.append(state.blot_wait)
+        deadline = self._alarm.deadline(self._held(), min(waits) if waits else None)
         turn = checker_of(self.game.turn) if isinstance(self._state, (AwaitRoll, Moving)) else None
         return Output(frame, sounds, turn, journal, log, deadline, finished, warning, request_snapshot)
 

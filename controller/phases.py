@@ -80,8 +80,10 @@ class Moving:
     """The next players' rolls thrown before this play was seen complete, in order."""
     done: float | None = None
     """When Done was pressed before the board showed a complete play (honoured if it does
-    within the grace time: a quick hand presses Done before the board has settled); for a
-    winning play that passed a blot, set so that it falls due after ``alarm.BLOT_WAIT``."""
+    within the grace time: a quick hand presses Done before the board has settled)."""
+    blot_wait: float | None = None
+    """Until when a complete play whose checker went past a blot waits for that blot to be
+    taken away (the hit made in passing) before it ends the turn as it stands."""
 
     kind: ClassVar[Phase] = Phase.MOVING
 

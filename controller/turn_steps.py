@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from hal.interfaces import LightFrame, Sound
 
 from . import guidance
-from .alarm import WrongBoard
+from .alarm import BLOT_WAIT, WrongBoard
 from .journal_entries import Entry, GameEntry, GameOverEntry, OpeningEntry, RollEntry, TakebackEntry, TurnEntry
 from .notation.moves import format_play
 from .notation.position_json import position_to_json
@@ -213,7 +213,8 @@ class TurnSteps:
         if key is None and verdict is None and state.turn.map.is_complete(state.last_legal):
             key = state.last_legal
         if key is not None:
-            return self._end_turn(time, state.turn.map.play_to(key))
+            play = state.turn.map.play_to(key)
+            return self._play_held_roll(time, play) if state.held else self._end_turn(time, play)
         # a quick hand may press Done before the board has settled: a complete board within
         # the grace time still ends the turn; over a checker in a hand the warning waits too
         self._stay(replace(state, done=time))
@@ -227,18 +228,39 @@ class TurnSteps:
 
     def _done_due(self, time: float) -> Output | None:
         """Done was pressed over a board a hand was changing, and the grace time passed
-        without a complete play: warn now (a winning play that waited for a blot it passed
-        is recorded as it stands)."""
+        without a complete play: warn now."""
         state = self._state
         if not isinstance(state, Moving) or state.done is None or time < state.done + self.settings.grace:
             return None
         self._stay(replace(state, done=None))
         verdict = self._verdict
-        if verdict is not None and verdict.kind is Kind.COMPLETE and verdict.key is not None:
-            return self._end_turn(time, state.turn.map.play_to(verdict.key))  # the winning play stood
+        if verdict is not None and verdict.kind is Kind.COMPLETE:
+            return None  # a play waiting for a blot it passed: see _blot_wait_due
         if verdict is not None and verdict.kind in (Kind.LEGAL, Kind.WRONG):
             return None  # warned when pressed (a wrong board has its own warning)
         return self._more_before_done()
+
+    def _wait_for_blot(self, time: float) -> Output:
+        """A winning play whose checker went past a blot it may have hit (10/6*/off shows as
+        10/4/off until the blot is taken away): the game ends on the board that shows the
+        hit, or, after ``BLOT_WAIT`` (or Done), as it stands.  (Before the next roll the
+        blot is simply taken away; a roll thrown first ends the turn as the board shows it.)"""
+        state = self._state
+        if isinstance(state, Moving) and state.blot_wait is None:
+            self._stay(replace(state, blot_wait=time + BLOT_WAIT))
+        return self._output(frame=self._guidance())
+
+    def _blot_wait_due(self, time: float) -> Output | None:
+        """The wait for a blot passed: a play still complete ends the turn as it stands."""
+        state = self._state
+        if not isinstance(state, Moving) or state.blot_wait is None or time < state.blot_wait:
+            return None
+        self._stay(replace(state, blot_wait=None))
+        verdict = self._verdict
+        if verdict is None or verdict.kind is not Kind.COMPLETE or verdict.key is None:
+            return None  # a hand is at work: the boards to come decide
+        play = state.turn.map.play_to(verdict.key)
+        return self._play_held_roll(time, play) if state.held else self._end_turn(time, play)
 
     def _catch_up(self, time: float, play: Play, reading: BoardReading) -> Output:
         """The board is already in a later turn: end this one with ``play``, start the next

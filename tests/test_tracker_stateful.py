@@ -402,7 +402,7 @@ def setup_controller(name: str, seed: int, index: int, near_end: bool) -> tuple[
         seen = len(driver.outputs)
 
     def show(position: Position) -> None:
-        account.shown = sides(position)
+        account.shown = account.counts = sides(position)
         driver.show(position)
         follow()
 
