@@ -168,7 +168,13 @@ class Controller(ResumeSteps, TurnSteps):
         else:
             tracker, last = Tracker(StillMap(self.settings.rules, self.game.position)), None
         verdict = tracker.judge(reading, last)
-        self._verdict = verdict
+        before, self._verdict = self._verdict, verdict
+        if isinstance(state, Moving) and state.held and verdict.kind is Kind.LEGAL and (
+            before is None or before.kind is not Kind.LEGAL
+        ):  # "more must be played" counts from when the unfinished play stands, not from the roll
+            first = replace(state.held[0], since=max(state.held[0].since, time))
+            state = replace(state, held=(first, *state.held[1:]))
+            self._stay(state)
         if verdict.kind is Kind.WRONG and self._window is not None and isinstance(state, (Moving, AwaitRoll)):
             resumed = self._resume_wrong(time)
             if resumed is not None:
