@@ -389,7 +389,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         check_records_folder(args.records)
     settle_after_startup()
     report = simulate(settings, args.games, seed=args.seed, noise=args.noise, illegal_rate=args.illegal_rate,
-                      records=args.records, progress=progress, link=args.link)
+                      records=args.records, progress=progress, link=args.link, hands=args.hands, speed=args.speed)
     if tty:
         sys.stderr.write("\n")
     figures = report.as_json()
@@ -586,6 +586,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=cli_args.seed, default=1)
     sim.add_argument("--noise", type=cli_args.noise, default=0.0, help="sensor noise level (1: a poor sensor), 0 to 10")
     sim.add_argument("--illegal-rate", type=cli_args.rate, default=0.0, help="chance per turn of an illegal move, 0 to 1")
+    sim.add_argument("--hands", choices=("plain", "real"), default="plain",
+                     help="real: blots taken off first, checkers carried past hits, two lifted at once, early rolls")
+    sim.add_argument("--speed", type=cli_args.number(0.0, 100.0, low_open=True), default=1.0,
+                     help="the players' pace (1: a person's)")
     sim.add_argument("--records", type=cli_args.file_path, help="folder for each game's .mat record")
     sim.add_argument("--json", action="store_true")
     sim.add_argument("--link", choices=("direct", "serial"), default="direct",

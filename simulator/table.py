@@ -447,12 +447,19 @@ def simulate(
     records: Path | None = None,
     progress: Callable[[int, TableReport], None] | None = None,
     link: str = "direct",
+    hands: str = "plain",
+    speed: float = 1.0,
 ) -> TableReport:
     """Play ``games`` one-game matches headless through the full controller; the merged report.
     ``link="serial"`` puts the firmware on a virtual device and a BoardLink over a pty in between
-    (the sensor noise is then the hall sensors' own; ``noise`` applies to the plain path)."""
+    (the sensor noise is then the hall sensors' own; ``noise`` applies to the plain path).
+    ``hands="real"`` turns on every hand habit of ``Behaviour.real_hands``; ``speed`` is the
+    players' pace against a person's."""
     total = TableReport()
-    behaviour = Behaviour(illegal_rate=illegal_rate)
+    if hands == "real":
+        behaviour = Behaviour.real_hands(illegal_rate=illegal_rate, speed=speed)
+    else:
+        behaviour = Behaviour(illegal_rate=illegal_rate, speed=speed)
     for n in range(games):
         table = Table(settings, seed=seed * 100_003 + n, noise=NoiseModel.scaled(noise), behaviour=behaviour, link=link)
         try:

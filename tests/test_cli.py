@@ -189,6 +189,16 @@ def test_simulate_reports_the_soak_figures() -> None:
     assert data["cpu_per_snapshot"]["p99_ms"] > 0
 
 
+def test_simulate_with_real_hands_at_speed_keeps_every_play() -> None:
+    """Issue 8: the hand habits (blots off first, carried past hits, early rolls) at 3x a person."""
+    code, text = run(["simulate", "--rules", "backgammon", "--games", "1", "--seed", "5", "--hands", "real",
+                      "--speed", "3", "--illegal-rate", "0.5", "--json"])
+    figures = json.loads(text)
+    assert code == 0, text
+    assert figures["plays_made"] == figures["plays_recorded_identically"] > 0
+    assert figures["illegal_attempts"] == figures["warnings_for_attempts"] > 0
+
+
 def test_simulate_writes_records_that_replay(tmp_path: Path) -> None:
     code, _ = run(["simulate", "--rules", "backgammon", "--games", "2", "--records", str(tmp_path)])
     assert code == 0
