@@ -16,7 +16,6 @@ from enum import Enum
 from hal.interfaces import BoardSnapshot, ZoneReading
 from hal.zones import TRAY, WAITING, Checker, Zone
 
-from .rules import state as st
 from .rules.base import RuleSet
 from .rules.geometry import Geometry
 from .rules.reach import Explanation, Reach
@@ -149,7 +148,7 @@ class StillMap:
 
     def key_of(self, mover: tuple[int, ...], opponent: tuple[int, ...]) -> int:
         """The packed key of a board showing these counts."""
-        return st.pack(tuple(mover), tuple(opponent), self.rules.MIRRORED)
+        return self.rules.key_of(mover, opponent)
 
     def __contains__(self, key: int) -> bool:
         return key == self.start

@@ -1,7 +1,7 @@
 """The rule-set base class: legal plays, applying and taking back plays, scoring hooks.
 
 A rule set is a small immutable object (name and options).  Subclasses set class-level
-flags and override a few hooks (``_may_bear_off``, ``_play_allowed``, ``score``...), so a
+flags and override a few hooks (``_may_bear_off``, ``play_allowed``, ``score``...), so a
 new game joins through the registry without touching the generator.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import repeat
 from types import MappingProxyType
-from typing import ClassVar, Mapping
+from typing import ClassVar, Mapping, Sequence
 
 from . import state as st
 from .geometry import Geometry, trictrac_geometry
@@ -47,21 +47,6 @@ _ALIGN = tuple(st.SHIFT[st.OPP - die] for die in range(7))
 """Shifting a key right by ``_ALIGN[die]`` brings the opponent on my point ``p - die`` to field ``p``."""
 _LANDING = tuple(st.mask(range(die + 1, BAR + 1)) for die in range(7))
 """The origins a move of ``die`` leaves on the board (not bearing off)."""
-_PLAIN = tuple(
-    tuple((st.MOVES[p][d][0], (st.UNIT[p - d] if p > d else 1) - st.UNIT[p]) for p in range(BAR + 1))
-    for d in range(7)
-)
-"""``_PLAIN[die][point]``: the move of ``die`` from ``point`` (a bear-off below ``die + 1``) and
-the change it makes to a key."""
-_HIT = tuple(
-    tuple(
-        (st.MOVES[p][d][1], st.UNIT[p - d] - st.UNIT[p] - st.UNIT[st.OPP + p - d] + st.OPP_BAR_UNIT)
-        if p > d else (st.MOVES[p][d][1], 0)
-        for p in range(BAR + 1)
-    )
-    for d in range(7)
-)
-"""``_HIT[die][point]``: the move of ``die`` from ``point`` hitting a blot, and its change to a key."""
 _BEAR_OFF = tuple(st.ONES & st.UP_TO[die] & ~1 for die in range(7))
 """The origins from which a move of ``die`` bears off (points 1 to ``die``)."""
 _FEW = 4
@@ -94,7 +79,7 @@ def _chunk_moves(die: int, chunk: int, bits: int) -> tuple[tuple[Move, ...], tup
     deltas: list[int] = []
     for field in range(_CHUNK_FIELDS - 1, -1, -1):
         if bits >> (4 * field) & 1:
-            move, delta = (_HIT if bits >> (4 * field + 1) & 1 else _PLAIN)[die][_CHUNK_FIELDS * chunk + field]
+            move, delta = (st.STEP_HIT if bits >> (4 * field + 1) & 1 else st.STEP_PLAIN)[die][_CHUNK_FIELDS * chunk + field]
             moves.append(move)
             deltas.append(delta)
     return tuple(moves), tuple(deltas)
@@ -138,6 +123,8 @@ class RuleSet:
     HAS_CUBE: ClassVar[bool] = False
     START_QUARTER: ClassVar[str | None] = None
     """The start quarter played when none is chosen (the rally), or None."""
+    PLAY_BANS: ClassVar[bool] = False
+    """Some plays are refused as a whole (``play_allowed``: the rally's entries and bans)."""
 
     __slots__ = ("_options",)
 
@@ -223,8 +210,12 @@ class RuleSet:
     # -- packed boards (controller.rules.state) ----------------------------------------
     def board_key(self, position: Position) -> int:
         """The packed board of ``position`` seen by its mover: the key the generator works on."""
-        mover = position.side(position.turn)
-        return st.pack(mover, position.side(position.turn.opponent), self.MIRRORED)
+        return self.key_of(position.side(position.turn), position.side(position.turn.opponent))
+
+    def key_of(self, mover: Sequence[int], opponent: Sequence[int]) -> int:
+        """The packed board of these counts (each side in its own numbering, 26 each, at
+        most 15), even counts no position allows (checkers in a hand, a hit under way)."""
+        return st.pack(tuple(mover), tuple(opponent), self.MIRRORED)
 
     def position_of(self, key: int, mover: Colour) -> Position:
         """The position a packed board (seen by ``mover``) stands for, ``mover`` to move."""
@@ -253,8 +244,9 @@ class RuleSet:
         """How many checkers one turn may enter, or None for no limit (a hook: the rally limits)."""
         return None
 
-    def _play_allowed(self, start: int, end: int) -> bool:
-        """May a play that turns ``start`` into ``end`` be made (entries, bans)?"""
+    def play_allowed(self, start: int, end: int) -> bool:
+        """May a play that turns packed board ``start`` into ``end`` be made (entries, bans)?
+        A hook: only rule sets with ``PLAY_BANS`` refuse any."""
         return True
 
     # -- the generator -----------------------------------------------------------------
@@ -290,7 +282,7 @@ class RuleSet:
         if sources.bit_count() <= _FEW:  # a few checkers to move: one by one
             moves_: list[Move] = []
             keys_: list[int] = []
-            plain, hitting = _PLAIN[die], _HIT[die]
+            plain, hitting = st.STEP_PLAIN[die], st.STEP_HIT[die]
             hits = code >> 1
             while sources:
                 low = sources.bit_length() - 1
@@ -324,7 +316,7 @@ class RuleSet:
             deltas += found[1]
         low = sources & _BEAR_OFF[die]
         if low:  # bearing off: the rules decide each checker
-            plain = _PLAIN[die]
+            plain = st.STEP_PLAIN[die]
             for point in range(die, 0, -1):
                 if low >> (4 * point) & 1 and self._may_bear_off(state, point, die):
                     move, delta = plain[point]
@@ -341,7 +333,7 @@ class RuleSet:
         limit = self.entry_limit(roll)
         bar0 = (start >> st.BAR_SHIFT) & 15
         min_bar = -1 if limit is None else bar0 - limit
-        allowed = self._play_allowed
+        allowed = self.play_allowed
         if roll.is_double:
             # With one die size the moves of a play can always be ordered from the highest
             # origin down (a move never opens the way for a checker above it), so each

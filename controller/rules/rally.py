@@ -29,6 +29,7 @@ class Rally(RuleSet):
     HITTING = False
     ENTER_ALL_FIRST = False
     START_QUARTER = DEFAULT_QUARTER
+    PLAY_BANS = True
     BLOCK_NEEDS_TWO = False
     """A point counts as occupied for the blockade bans only with two or more checkers."""
 
@@ -66,7 +67,7 @@ class Rally(RuleSet):
                 found |= 1 << low
         return found
 
-    def _play_allowed(self, start: int, end: int) -> bool:
+    def play_allowed(self, start: int, end: int) -> bool:
         if (start >> st.BAR_SHIFT) & 15 and (end >> st.BAR_SHIFT) & 15 == (start >> st.BAR_SHIFT) & 15:
             return False  # RULES.md 3.2: entering is compulsory while the pool holds checkers
         made = self.forbidden_blocks(end)

@@ -64,6 +64,22 @@ MOVES: tuple[tuple[tuple[Move, Move], ...], ...] = tuple(
 )
 """Every single move as one shared value: ``MOVES[from][die][hit]`` (die 0 unused)."""
 
+STEP_PLAIN = tuple(
+    tuple((MOVES[p][d][0], (UNIT[p - d] if p > d else 1) - UNIT[p]) for p in range(BAR + 1))
+    for d in range(7)
+)
+"""``STEP_PLAIN[die][point]``: the move of ``die`` from ``point`` (a bear-off below ``die + 1``) and
+the change it makes to a key."""
+STEP_HIT = tuple(
+    tuple(
+        (MOVES[p][d][1], UNIT[p - d] - UNIT[p] - UNIT[OPP + p - d] + OPP_BAR_UNIT)
+        if p > d else (MOVES[p][d][1], 0)
+        for p in range(BAR + 1)
+    )
+    for d in range(7)
+)
+"""``STEP_HIT[die][point]``: the move of ``die`` from ``point`` hitting a blot, and its change to a key."""
+
 
 def occupied(state: int, at_least_two: bool = False) -> int:
     """The mover's points 1-25 holding a checker (or two), as the low bit of each field."""

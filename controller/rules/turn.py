@@ -12,13 +12,12 @@ from itertools import repeat
 from typing import Iterable
 
 from . import state as st
-from .base import _HIT, _PLAIN, RuleSet
-from .values import BAR, IllegalPlayError, Move, Play, Point, Position, Roll
+from .base import RuleSet
+from .turn_plays import Group, PlayPaths
+from .values import IllegalPlayError, Move, Play, Point, Position, Roll
 
 Node = tuple[int, tuple[int, ...]]
 """A packed board and the dice still to play (sorted, high first)."""
-Group = tuple[list[Move], list[int], tuple[int, ...]]
-"""The moves of one die from a board, the boards they leave, and the dice left after them."""
 
 
 class TurnInProgress:
@@ -178,10 +177,8 @@ class TurnMap:
         used, finals = self._finals_of(levels, roll)
         self.dice_to_use = used
         self._final_keys = finals
-        self._plays: dict[int, Play] | None = None
-        """Every complete board's play (``plays``), built when first asked for."""
-        self._one_play: dict[int, Play] = {}
-        """The plays ``play_to`` has found one at a time."""
+        self._paths: PlayPaths | None = None
+        """The legal play to each complete board, found when first asked for."""
         self._start_groups: list[Group] = raw[all_dice][start]
         # the nodes that reach a legal play: the last level's finals, then back up level by level
         good: dict[tuple[int, ...], set[int]] = {}
@@ -228,12 +225,12 @@ class TurnMap:
         self, levels: list[list[tuple[tuple[int, ...], dict[int, None]]]], roll: Roll
     ) -> tuple[int, dict[int, None] | set[int]]:
         """The dice the turn must use and the boards that complete a legal play, exactly as
-        ``RuleSet.final_plays`` finds them (most dice, ``_play_allowed``, the higher die)."""
+        ``RuleSet.final_plays`` finds them (most dice, ``play_allowed``, the higher die)."""
         rules, start = self.rules, self.start
-        allowed = rules._play_allowed
-        free = type(rules)._play_allowed is RuleSet._play_allowed
+        allowed = rules.play_allowed
+        free = not rules.PLAY_BANS
         deepest = len(levels) - 1
-        if not roll.is_double and deepest == 2 or roll.is_double:
+        if roll.is_double or deepest == 2:
             for used in range(deepest, 0, -1):
                 (_, boards), = levels[used]
                 finals = boards if free else {board: None for board in boards if allowed(start, board)}
@@ -268,124 +265,10 @@ class TurnMap:
         boards = self._raw.get(node[1])
         return boards.get(node[0]) if boards is not None else None
 
-    @property
-    def _finals(self) -> dict[int, Play]:
-        """Every complete board with its legal play, in ``RuleSet.final_plays``'s order (built
-        when first asked for: the end of the turn, not the roll)."""
-        if self._plays is None:
-            self._plays = self._find_plays()
-        return self._plays
-
-    def _path_to(self, key: int) -> tuple[Move, ...]:
-        """The moves ``RuleSet.final_plays`` gives for complete board ``key``, found alone."""
-        start_dice = self.start_node[1]
-        if not self.roll.is_double:
-            high, low = start_dice
-            by_die = {high if after == (low,) else low: (moves, keys, after) for moves, keys, after in self._start_groups}
-            if self.dice_to_use == 1:  # one die: the higher if it can be played at all (then every final is one)
-                for die in start_dice:
-                    moves, keys, _ = by_die[die]
-                    if key in keys:
-                        return (moves[keys.index(key)],)
-            else:  # the first play found, the roll's first die tried first
-                for die in (self.roll.first, self.roll.second):
-                    moves, keys, after = by_die[die]
-                    later = self._raw.get(after, {})
-                    for move, child in zip(moves, keys):
-                        (next_moves, next_keys, _), = later[child]
-                        if key in next_keys:
-                            return (move, next_moves[next_keys.index(key)])
-            raise IllegalPlayError("no play found for a complete board")  # cannot happen
-        memo: dict[tuple[int, int], tuple[int, int, Move] | None] = {}
-        path: list[Move] = []
-        level = self.dice_to_use
-        while level:
-            found = self._last_move(level, key, memo)
-            if found is None:
-                raise IllegalPlayError("no play found for a complete board")  # cannot happen
-            _, key, move = found
-            path.append(move)
-            level -= 1
-        path.reverse()
-        return tuple(path)
-
-    def _last_move(
-        self, level: int, board: int, memo: dict[tuple[int, int], tuple[int, int, Move] | None]
-    ) -> tuple[int, int, Move] | None:
-        """On doubles: the last move of ``final_plays``'s play to ``board`` (``level`` dice
-        used) as (its origin, the board before it, the move), or None if that generation
-        does not reach ``board``.  Its play is the one whose last move starts highest among
-        plays whose moves never start higher than the move before."""
-        if level == 0:
-            return (BAR, board, None) if board == self.start else None  # type: ignore[return-value]
-        known = memo.get((level, board), memo)
-        if known is not memo:
-            return known  # type: ignore[return-value]
-        die = self.roll.first
-        before = self._raw[self.start_node[1][level - 1:]]
-        found = None
-        for frm in range(BAR, 0, -1):
-            for move, delta in ((_PLAIN[die][frm], _HIT[die][frm]) if frm > die else (_PLAIN[die][frm],)):
-                groups = before.get(board - delta)
-                if groups is None:
-                    continue
-                (moves, keys, _), = groups
-                if board not in keys:
-                    continue
-                made = moves[keys.index(board)]
-                previous = self._last_move(level - 1, board - delta, memo)
-                if previous is not None and previous[0] >= frm:
-                    found = (frm, board - delta, made)
-                    break
-            if found is not None:
-                break
-        memo[(level, board)] = found
-        return found
-
-    def _find_plays(self) -> dict[int, Play]:
-        used, finals = self.dice_to_use, self._final_keys
-        if not finals:
-            return {}
-        if not self.roll.is_double:
-            return {board: Play(path) for board, path in self.rules.final_plays(self.start, self.roll)[1].items()}
-        # ``final_plays`` on doubles, over the moves already found: each board's play is the
-        # one whose last move starts highest, among plays whose moves never start higher
-        # than the move before (the generator's order), found in the generator's order
-        rest = self.start_node[1]
-        frontier: dict[int, tuple[int, int, Move | None]] = {self.start: (BAR, 0, None)}
-        back: list[dict[int, tuple[int, int, Move | None]]] = [frontier]
-        for _ in range(used):
-            groups_of = self._raw[rest]
-            nxt: dict[int, tuple[int, int, Move | None]] = {}
-            for board, (top, _, _) in frontier.items():
-                (moves, keys, after), = groups_of[board]
-                for move, child in zip(moves, keys):
-                    frm = move.frm
-                    if frm > top:
-                        continue
-                    known = nxt.get(child)
-                    if known is None or known[0] < frm:
-                        nxt[child] = (frm, board, move)
-            rest = after
-            back.append(nxt)
-            frontier = nxt
-        plays: dict[int, Play] = {}
-        for board in frontier:
-            if board in finals:
-                path: list[Move] = []
-                key, depth = board, used
-                while depth:
-                    _, key, move = back[depth][key]
-                    path.append(move)  # type: ignore[arg-type]
-                    depth -= 1
-                path.reverse()
-                plays[board] = Play(tuple(path))
-        return plays
-
     # -- keys --------------------------------------------------------------------------------
     def key_of(self, mover: tuple[int, ...] | list[int], opponent: tuple[int, ...] | list[int]) -> int:
         """The packed key of a board showing these counts (own numbering, 26 each, <= 15)."""
-        return st.pack(tuple(mover), tuple(opponent), self.rules.MIRRORED)
+        return self.rules.key_of(mover, opponent)
 
     def sides_of(self, key: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The mover's and the opponent's counts of a key, each in own numbering."""
@@ -417,12 +300,15 @@ class TurnMap:
         """The legal play leading to a complete board."""
         if key not in self._final_keys:
             raise IllegalPlayError("this board does not show a complete legal play")
-        if self._plays is not None:
-            return self._plays[key]
-        found = self._one_play.get(key)
-        if found is None:
-            found = self._one_play[key] = Play(self._path_to(key))
-        return found
+        return self._play_paths().play_to(key)
+
+    def _play_paths(self) -> PlayPaths:
+        if self._paths is None:
+            self._paths = PlayPaths(
+                self.rules, self.roll, self.start, self.start_node[1], self.dice_to_use, self._final_keys,
+                self._raw, self._start_groups,
+            )
+        return self._paths
 
     def end_of(self, play: Play) -> int | None:
         """The complete board ``play`` leaves if it is a legal play of this turn (its moves in
@@ -442,7 +328,7 @@ class TurnMap:
 
     def plays(self) -> tuple[Play, ...]:
         """Every legal play, one per resulting position."""
-        return tuple(self._finals.values())
+        return tuple(self._play_paths().all().values())
 
     def children(self, node: Node) -> list[tuple[Move, Node]]:
         """Every single move from a node of the turn (legal or not), with the node it leads to."""
