@@ -81,22 +81,24 @@ def covers(big: int, small: int) -> bool:
     return not (((~big & small) | (~(big ^ small) & d)) & _HIGH)
 
 
+def _nonzero(fields: int, low: int) -> int:
+    """The fields (marked by their lowest bits in ``low``) whose count is not 0."""
+    return (fields | fields >> 1 | fields >> 2 | fields >> 3) & low
+
+
+def _exactly_one(fields: int, low: int) -> int:
+    """The fields (marked by their lowest bits in ``low``) whose count is 1."""
+    return fields & ~(fields >> 1 | fields >> 2 | fields >> 3) & low
+
+
 def lone(key: int) -> int:
     """The opposing points of ``key`` holding exactly one checker (a blot set)."""
-    opp = key & _OPP_POINTS
-    return opp & ~(opp >> 1 | opp >> 2 | opp >> 3) & _OPP_LOW
-
-
-def _lone_mover(mover: int) -> int:
-    """The mover's points 1-24 holding exactly one checker (as low bits)."""
-    x = mover & st.BOARD
-    return x & ~(x >> 1 | x >> 2 | x >> 3) & _MOVER_LOW
+    return _exactly_one(key & _OPP_POINTS, _OPP_LOW)
 
 
 def empty(key: int) -> int:
     """The opposing points of ``key`` with no opposing checker (a blot set)."""
-    opp = key & _OPP_POINTS
-    return ~(opp | opp >> 1 | opp >> 2 | opp >> 3) & _OPP_LOW
+    return _OPP_LOW & ~_nonzero(key & _OPP_POINTS, _OPP_LOW)
 
 
 def _points(blots: int) -> tuple[int, ...]:
@@ -167,17 +169,19 @@ class Reach:
         shows (the next player may already be moving): exactly, then with some of the mover's
         blots hit since and on the bar or pool."""
         complete = self.turn.is_complete
-        found = [entry[0] for entry in self._by_mover.get(board & MOVER, ()) if complete(entry[0])]
+        exact = board & MOVER
+        found = [entry[0] for entry in self._by_mover.get(exact, ()) if complete(entry[0])]
         shown = board & _POINTS_AND_OFF
         on_bar = (board >> st.SHIFT[BAR]) & st.NIBBLE
         for key, mover, _ in self._order:
-            if key in found or not covers(mover & _POINTS_AND_OFF, shown):
+            if mover == exact or not covers(mover & _POINTS_AND_OFF, shown):
                 continue
             gone = (mover & _POINTS_AND_OFF) - shown
             bar = (mover >> st.SHIFT[BAR]) & st.NIBBLE
             # only blots are gone, one checker each, every one on the bar or pool (a blot in a
             # hand could as well be the mover's own checker lifted again)
-            if gone & ~_MOVER_LOW or gone & ~_lone_mover(mover) or on_bar - bar != gone.bit_count():
+            if (gone & ~_MOVER_LOW or gone & ~_exactly_one(mover & st.BOARD, _MOVER_LOW)
+                    or on_bar - bar != gone.bit_count()):
                 continue
             if complete(key):
                 found.append(key)
@@ -189,8 +193,7 @@ class Reach:
         start = self.start
         if (board ^ start) & _OPP_OFF:
             return None
-        changed = (start ^ board) & _OPP_POINTS
-        changed = (changed | changed >> 1 | changed >> 2 | changed >> 3) & _OPP_LOW
+        changed = _nonzero((start ^ board) & _OPP_POINTS, _OPP_LOW)
         gone = self._blots & empty(board)
         if changed & ~gone:
             return None
