@@ -33,7 +33,7 @@ from hal.interfaces import (
 from .alarm import CONFIRM_AGAIN, Alarm
 from .journal_entries import JOURNAL_VERSION, Entry, StartEntry
 from .outputs import Output, Settings
-from .held import Finished, Undecided, finished_play
+from .held import Undecided
 from .phases import AwaitRoll, GameOver, HeldRoll, Moving, Opening, Phase, Restore, Setup, State
 from .resume import ResumeError, ResumePoint, Window
 from .resume_steps import ResumeSteps
@@ -182,13 +182,11 @@ class Controller(ResumeSteps, TurnSteps):
         if verdict.is_legal:
             return self._on_legal(time, verdict)
         if verdict.kind is Kind.WRONG and isinstance(state, Moving) and state.held:
-            rolls = tuple(h.roll for h in state.held)
-            finished = finished_play(tracker, rolls, reading, state.last_legal)
-            if isinstance(finished, Finished):  # the mover had finished; the next player is under way
-                return self._catch_up(time, finished.play, reading)
-            if isinstance(finished, Undecided):  # a hand at work after one of several plays
-                self._alarm.wrong = None
+            caught = self._catch_up(time, reading)  # the mover had finished; the next player is under way?
+            if isinstance(caught, Undecided):  # a hand at work after one of several plays
                 return self._output() if self._alarm.warning else self._output(frame=self._guidance())
+            if caught is not None:
+                return caught
         alarm = self._alarm
         if verdict.kind is Kind.WRONG:
             if alarm.warning:  # the warning stands: the red lights follow the board

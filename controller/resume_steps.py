@@ -23,45 +23,29 @@ from .resume import Window
 from .rules.turn import TurnMap
 from .rules.values import Roll
 from .tracking import Kind
+from .steps_base import ControllerState
 from .transitions import Trigger
 
 if TYPE_CHECKING:
-    from .alarm import Alarm
     from .journal_entries import RollEntry
-    from .outputs import Output, Settings
-    from .phases import State
+    from .outputs import Output
     from .resume import JournalItem, ResumePoint
-    from .rules.game import Game, Match
     from .rules.values import Colour, Play
-    from .tracking import BoardReader, BoardReading, Verdict
 
 T = Trigger
 
 
-class ResumeSteps:
+class ResumeSteps(ControllerState):
     """``resume`` and the controller's steps while the resume window is open."""
 
-    if TYPE_CHECKING:  # the controller's state and steps used here
-        settings: Settings
-        match: Match
-        game: Game
-        reader: BoardReader
+    if TYPE_CHECKING:  # the controller's state and steps used here, beyond ControllerState's
         resume_point: ResumePoint | None
-        _state: State
-        _window: Window | None
-        _reading: BoardReading | None
-        _verdict: Verdict | None
-        _alarm: Alarm
-        _seq: int
-        _last_throw: int | None
 
-        def _go(self, trigger: Trigger, state: State) -> None: ...
         def _start_turn(self, time: float, roll: Roll, trigger: Trigger, journal_roll: bool = True) -> Output: ...
         def _end_turn(self, time: float, play: Play, next_roll: Roll | None = None) -> Output: ...
         def _on_opening(self, time: float, a: int, b: int) -> Output: ...
         def _guide_restore(self, time: float) -> Output: ...
         def _roll_entry(self, time: float, colour: Colour, roll: Roll) -> RollEntry: ...
-        def _output(self, **kwargs: object) -> Output: ...
 
     def resume(self, entries: Sequence[JournalItem]) -> None:
         """Rebuild the match from journal entries (raises ResumeError naming the first bad

@@ -16,23 +16,21 @@ from .alarm import BLOT_WAIT, WrongBoard
 from .journal_entries import Entry, GameEntry, GameOverEntry, OpeningEntry, RollEntry, TakebackEntry, TurnEntry
 from .notation.moves import format_play
 from .notation.position_json import position_to_json
-from .held import Finished, Undecided, finished_play
+from .held import Undecided, finished_play
 from .phases import AwaitRoll, GameOver, HeldRoll, Moving, Opening, Restore, Setup, Turn
 from .rules.game import TurnRecord
 from .rules.turn import TurnMap
 from .rules.values import Colour, IllegalPlayError, Play, Roll
 from .screens import score_message
+from .steps_base import ControllerState
 from .tracking import Kind, Tracker
 from .transitions import Trigger, UndeclaredTransition
 
 if TYPE_CHECKING:
-    from .alarm import Alarm
-    from .outputs import Output, Settings
+    from .outputs import Output
     from .phases import State
-    from .resume import Window
-    from .rules.game import Game, Match
     from .screens import Screens
-    from .tracking import BoardReader, BoardReading, Verdict
+    from .tracking import BoardReading
 
 T = Trigger
 
@@ -41,28 +39,15 @@ class TrackerError(RuntimeError):
     """The tracker accepted a play the rules refuse (its map holds only legal plays: a bug)."""
 
 
-class TurnSteps:
+class TurnSteps(ControllerState):
     """The steps of play between the phases (see the module docstring)."""
 
-    if TYPE_CHECKING:  # the controller's state and steps used here
-        settings: Settings
-        match: Match
-        game: Game
-        _state: State
-        _window: Window | None
-        _reading: BoardReading | None
-        _verdict: Verdict | None
-        _alarm: Alarm
-        _seq: int
-        _last_throw: int | None
-        reader: BoardReader
+    if TYPE_CHECKING:  # the controller's state and steps used here, beyond ControllerState's
         _screens: Screens
 
-        def _go(self, trigger: Trigger, state: State) -> None: ...
         def _stay(self, state: State) -> None: ...
         def _resume_explain(self, time: float) -> Output | None: ...
         def _guidance(self) -> LightFrame: ...
-        def _output(self, **kwargs: object) -> Output: ...
 
     # -- setup and restore ---------------------------------------------------------------------
     def _guide_restore(self, time: float) -> Output:
@@ -123,12 +108,9 @@ class TurnSteps:
                 return self._end_turn(time, turn.map.play_to(state.last_legal), next_roll=roll)
         self._stay(replace(state, held=held))
         if verdict is not None and verdict.kind is Kind.WRONG and self._reading is not None:
-            rolls = tuple(h.roll for h in held)
-            finished = finished_play(turn.tracker, rolls, self._reading, state.last_legal)
-            if isinstance(finished, Finished):  # the next player began before the board showed the play
-                return self._catch_up(time, finished.play, self._reading)
-            if isinstance(finished, Undecided):  # the next board tells which play it was
-                self._alarm.wrong = None
+            caught = self._catch_up(time, self._reading)  # the next player began before the board showed the play
+            if caught is not None and not isinstance(caught, Undecided):
+                return caught
         return self._output(message=f"Roll {roll} held until {turn.colour.value} has finished")
 
     def _play_held_roll(self, time: float, play: Play) -> Output:
@@ -262,18 +244,26 @@ class TurnSteps:
         play = state.turn.map.play_to(verdict.key)
         return self._play_held_roll(time, play) if state.held else self._end_turn(time, play)
 
-    def _catch_up(self, time: float, play: Play, reading: BoardReading) -> Output:
-        """The board is already in a later turn: end this one with ``play``, start the next
-        with the first held roll, and judge the board again there (it may be further on)."""
-        out = self._play_held_roll(time, play)
+    def _catch_up(self, time: float, reading: BoardReading) -> Output | Undecided | None:
+        """A board the turn cannot explain, with rolls held: if it shows the mover's play
+        finished and the next player at work (``held.finished_play``), end this turn, start
+        the next with the first held roll and judge the board again there (it may be further
+        on); ``Undecided`` (no grace time runs) when the boards to come must tell which play
+        it was; None when no finished play explains it."""
         state = self._state
-        if isinstance(state, Moving) and self._verdict is not None and self._verdict.kind is Kind.WRONG and state.held:
-            rolls = tuple(h.roll for h in state.held)
-            finished = finished_play(state.turn.tracker, rolls, reading, state.last_legal)
-            if isinstance(finished, Finished):
-                return self._catch_up(time, finished.play, reading).after(out.entries)
-            if isinstance(finished, Undecided):
-                self._alarm.wrong = None
+        if not isinstance(state, Moving) or not state.held:
+            return None
+        finished = finished_play(state.turn.tracker, tuple(h.roll for h in state.held), reading, state.last_legal)
+        if isinstance(finished, Undecided):
+            self._alarm.wrong = None
+            return finished
+        if finished is None:
+            return None
+        out = self._play_held_roll(time, finished.play)
+        if self._verdict is not None and self._verdict.kind is Kind.WRONG:
+            further = self._catch_up(time, reading)
+            if further is not None and not isinstance(further, Undecided):
+                return further.after(out.entries)
         return out
 
     def _takeback(self, time: float) -> Output:
