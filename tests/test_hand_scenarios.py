@@ -245,6 +245,18 @@ def test_a_checker_off_a_made_point_to_the_bar_is_warned(rules: str) -> None:
 # =====================================================================================
 
 
+def assert_white_31_then_black_1_7(s: Scene, since: float) -> None:
+    """Once the board has settled: nothing warned since ``since``, White's 8/5 6/5 recorded,
+    Black's 1/7 counted as the first move of its 6-4, and Black's turn goes on to the end."""
+    s.advance(1.5)
+    assert_unwarned(s, since)
+    assert last_play(s, "white") == "8/5 6/5"
+    assert s.message == "Black to play 4", s.message
+    s.move("7", "11", B)
+    s.press(Button.DONE)
+    assert_goes_on(s, "black")
+
+
 def white_played_31(s: Scene) -> None:
     """Trictrac's opening 3-1 for White: 8/5 6/5."""
     s.move("8", "5", W)
@@ -343,13 +355,7 @@ def test_a_dropout_hiding_a_complete_board_at_the_next_roll() -> None:
     s.advance(0.1)
     s.throw(6, 4)
     s.move("1", "7", B, settle=0.1)
-    s.advance(1.5)
-    assert_unwarned(s, t)
-    assert last_play(s, "white") == "8/5 6/5"
-    assert s.message == "Black to play 4", s.message
-    s.move("7", "11", B)
-    s.press(Button.DONE)
-    assert_goes_on(s, "black")
+    assert_white_31_then_black_1_7(s, t)
 
 
 def test_the_next_player_lifts_before_the_movers_last_checker_is_down() -> None:
@@ -363,13 +369,7 @@ def test_the_next_player_lifts_before_the_movers_last_checker_is_down() -> None:
     s.lift("1", B)
     s.place("5", W)
     s.place("7", B)
-    s.advance(1.5)
-    assert_unwarned(s, t)
-    assert last_play(s, "white") == "8/5 6/5"
-    assert s.message == "Black to play 4", s.message
-    s.move("7", "11", B)
-    s.press(Button.DONE)
-    assert_goes_on(s, "black")
+    assert_white_31_then_black_1_7(s, t)
 
 
 def test_a_roll_with_a_checker_in_hand_put_back_is_used() -> None:
