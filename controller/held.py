@@ -43,8 +43,8 @@ def finished_play(
 
     Tried: the last legal board if complete (the play the board last showed), then the
     complete plays whose mover's side the board shows (the next player lifting or moving
-    their own checkers, or having hit one of the mover's blots); when the next turn cannot explain the board
-    either and another roll is held, the same one turn further on."""
+    their own checkers, or having hit one of the mover's blots); when the next turn cannot
+    explain the board either and another roll is held, the same one turn further on."""
     if reading.unreadable or not rolls:
         return None
     return _finished(turn, rolls, reading, last_legal, MAX_TURNS_AHEAD)
