@@ -23,6 +23,7 @@ from .notation.position_json import position_from_json, position_to_json
 from .records.matfile import read_mat
 from .records.replay import ReplayError, replay
 from .rules import Position, Roll, RuleSet, RulesError, get_rule_set, rule_set_names
+from .rules.values import Colour
 
 if TYPE_CHECKING:
     from hal.interfaces import Sound
@@ -242,8 +243,9 @@ def cmd_run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
 
 
 def _run_simulated(args, config, controller, begin, journal, say, out, stdin) -> int:  # type: ignore[no-untyped-def]
-    """No board: the simulated board, played by simulated players or typed at the terminal."""
-    from simulator.players import STRATEGIES, TypedPlayer
+    """No board: the simulated board, played by simulated players, by you at the terminal,
+    or (``--web`` with ``--players web``) in the browser; ``--web`` also serves the live view."""
+    from simulator.players import STRATEGIES, RandomPlayer, TypedPlayer
     from simulator.table import Table
 
     def ask(prompt: str) -> str:
@@ -254,24 +256,44 @@ def _run_simulated(args, config, controller, begin, journal, say, out, stdin) ->
             raise CliError("standard input ended")
         return line
 
-    white = TypedPlayer(ask, say) if args.typed else STRATEGIES[args.players]()
-    black = STRATEGIES[args.players]()
-    say(f"No board configured: a simulated {controller.settings.rules.name} board, played by "
-        f"{'you (White) and a ' + args.players + ' player' if args.typed else 'two ' + args.players + ' players'}.")
+    listen = args.web or config.web
+    names = args.players.split(",") * (2 if "," not in args.players else 1)
+    if "web" in names and listen is None:
+        raise CliError("--players web: the browser plays only with --web [HOST:]PORT (or [web] listen)")
+    if args.typed and (listen is not None and "web" in names):
+        raise CliError("--typed and --players web: play White either at the terminal or in the browser")
+    sides = [TypedPlayer(ask, say) if args.typed else (RandomPlayer() if names[0] == "web" else STRATEGIES[names[0]]()),
+             RandomPlayer() if names[1] == "web" else STRATEGIES[names[1]]()]
+    who = f"you (White) and a {names[1]} player" if args.typed else (
+        f"two {names[0]} players" if names[0] == names[1] else f"{names[0]} (White) and {names[1]} (Black)")
+    say(f"No board configured: a simulated {controller.settings.rules.name} board, played by {who}.")
     last = [""]
+    records = args.records or config.records
+    holder: list[Table] = []
 
     def observe(output: "Output") -> None:
-        _report(output, say, table.sim.clock.now(), last, args.verbose)
+        _report(output, say, holder[0].sim.clock.now() if holder else 0.0, last, args.verbose)
 
-    table = Table(controller.settings, seed=args.seed, players=(white, black), journal=journal,
-                  records=args.records or config.records, controller=controller, observer=observe, pace=args.speed)
-    if begin is not None:
-        table.apply(begin)
-    settle_after_startup()
-    report = table.play_match()
+    def make_table(observer, pace: float) -> Table:  # type: ignore[no-untyped-def]
+        holder.append(Table(controller.settings, seed=args.seed, players=(sides[0], sides[1]), journal=journal,
+                            records=records, controller=controller, observer=observer, pace=pace))
+        return holder[0]
+
+    if listen is not None:
+        from web.launch import run_simulated_web
+
+        speed = 1.0 if args.speed is None else args.speed
+        table = run_simulated_web(controller, begin, make_table, {Colour.WHITE: names[0], Colour.BLACK: names[1]}, listen,
+                                  records, config.web_token, say, observe, speed, stay=not args.exit_after_match)
+    else:
+        table = make_table(observe, args.speed or 0.0)
+        if begin is not None:
+            table.apply(begin)
+        settle_after_startup()
+        table.play_match()
     say(draw(controller.settings.rules, controller.game.position, controller.reader.geometry))
     say(controller.message)
-    return 0 if not report.mismatches else 1
+    return 0 if not table.report.mismatches else 1
 
 
 def _report(output: "Output", say, now: float, last: list[str], verbose: bool) -> None:  # type: ignore[no-untyped-def]
@@ -345,6 +367,26 @@ def _run_board(args, config, controller, begin, journal, say, stdin) -> int:  # 
         _report(output, say, clock.now(), last, args.verbose)
 
     runner.apply = apply_and_report  # type: ignore[method-assign]
+    server = None
+    listen = args.web or config.web
+    if listen is not None:
+        if "web" in args.players:
+            raise CliError("--players web: a real board is played by hand on the board, not in the browser")
+        from web.launch import board_hub, start_server
+        from web.session import Publisher
+        from web.view import StateView
+
+        hub = board_hub(events, clock)
+        publish = Publisher(hub, StateView(controller, {"white": "board", "black": "board"}, "connecting"),
+                            link=lambda: link.state.value)
+
+        def apply_report_publish(output: "Output") -> None:
+            apply_and_report(output)
+            publish(output)
+
+        runner.apply = apply_report_publish  # type: ignore[method-assign]
+        publish()
+        server = start_server(listen, hub, args.records or config.records, config.web_token, say)
     say(f"Board on {link.url}: {controller.settings.rules.name}; Ctrl-C to stop")
     if begin is not None:
         runner.apply(begin)
@@ -367,6 +409,8 @@ def _run_board(args, config, controller, begin, journal, say, stdin) -> int:  # 
         link.close()
         if gpio is not None:
             gpio.close()
+        if server is not None:
+            server.stop()
     say(controller.message)
     return 0
 
@@ -541,11 +585,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="the main job: the board, or with none configured the simulated board")
     _game_options(run)
-    run.add_argument("--players", choices=("random", "greedy"), default="greedy", help="simulated players")
+    run.add_argument("--players", type=cli_args.players, default="greedy",
+                     help="who plays: random, greedy or web (in the browser; needs --web), or WHITE,BLACK such as web,greedy")
+    run.add_argument("--web", type=cli_args.listen, metavar="[HOST:]PORT",
+                     help="serve the live web view (default host 127.0.0.1; off it a token is needed to play)")
     run.add_argument("--typed", action="store_true", help="simulated board: play White by typing; real board: type rolls and buttons")
     run.add_argument("--seed", type=cli_args.seed, default=1)
-    run.add_argument("--speed", type=cli_args.number(0.0, 1e6), default=0.0,
-                     help="virtual seconds per second (0: as fast as possible)")
+    run.add_argument("--speed", type=cli_args.number(0.0, 1e6), default=None,
+                     help="virtual seconds per second (0: as fast as possible; the default, or 1 with --web)")
     run.add_argument("--journal", type=cli_args.file_path, help="journal file (resumes an unfinished match)")
     run.add_argument("--records", type=cli_args.file_path, help="folder for the .mat game records")
     run.add_argument("--verbose", action="store_true", help="print every message the board shows")

@@ -11,9 +11,12 @@ import argparse
 import math
 import re
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from .rules.geometry import QUARTERS
+
+if TYPE_CHECKING:
+    from .listen import Listen
 
 _INT = re.compile(r"[+-]?[0-9]{1,20}")
 _MAX_TEXT = 40
@@ -104,6 +107,28 @@ def quarter(text: str) -> str:
     """A ``type=`` for the rally's start quarter."""
     if text not in QUARTERS:
         raise argparse.ArgumentTypeError(f"expected one of {', '.join(QUARTERS)}, not {_shown(text)}")
+    return text
+
+
+def listen(text: str) -> "Listen":
+    """A ``type=`` for where the web view listens: ``[HOST:]PORT``."""
+    from .listen import parse_listen
+
+    try:
+        return parse_listen(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+PLAYERS = ("random", "greedy", "web")
+
+
+def players(text: str) -> str:
+    """A ``type=`` for who plays: one of ``PLAYERS`` for both sides, or ``WHITE,BLACK``."""
+    names = text.split(",")
+    if len(names) > 2 or any(name not in PLAYERS for name in names):
+        raise argparse.ArgumentTypeError(
+            f"expected one of {', '.join(PLAYERS)}, or two of them as WHITE,BLACK (web,greedy), not {_shown(text)}")
     return text
 
 

@@ -14,6 +14,7 @@ from typing import Any, Mapping
 
 from hal.interfaces import DiceKind
 
+from .listen import Listen, parse_listen
 from .notation.bounded_json import bracket_depth
 from .rules.base import RuleSet
 from .rules.geometry import QUARTERS
@@ -40,6 +41,10 @@ class Config:
     port: str | None = None
     board: bool = False
     """A real board is attached (a ``[board]`` section, with or without a port)."""
+    web: Listen | None = None
+    """Serve the web view there (``[web] listen``)."""
+    web_token: str | None = None
+    """The token a browser needs to play when the web view listens beyond this machine."""
     source: str = "<defaults>"
 
 
@@ -49,6 +54,7 @@ _SECTIONS = {
     "journal": {"path", "records"},
     "gpio": None,  # checked by hal.gpio_config
     "board": {"port"},
+    "web": {"listen", "token"},
 }
 
 
@@ -154,7 +160,29 @@ def parse_config(data: Mapping[str, Any], source: str = "<config>") -> Config:
     if port is not None and (not isinstance(port, str) or not port.strip()
                              or any(ord(c) < 32 or ord(c) == 127 for c in port)):
         raise fail("board.port", f"expected a device path or URL (or no port: found by USB id), got {port!r}")
-    return Config(rules, quarter, match_length, float(grace), dice, journal, records, gpio, port, "board" in data, source)
+    web, token = _web(data.get("web", {}), fail)
+    return Config(rules, quarter, match_length, float(grace), dice, journal, records, gpio, port, "board" in data,
+                  web, token, source)
+
+
+def _web(section: Mapping[str, Any], fail: Any) -> tuple[Listen | None, str | None]:
+    """The ``[web]`` section: where to listen (``"8080"``, ``8080`` or ``"0.0.0.0:8080"``) and the token."""
+    listen = section.get("listen")
+    where: Listen | None = None
+    if listen is not None:
+        if isinstance(listen, int) and not isinstance(listen, bool):
+            listen = str(listen)
+        if not isinstance(listen, str):
+            raise fail("web.listen", f"expected [HOST:]PORT such as \"8080\" or \"0.0.0.0:8080\", got {listen!r}")
+        try:
+            where = parse_listen(listen)
+        except ValueError as error:
+            raise fail("web.listen", str(error)) from None
+    token = section.get("token")
+    if token is not None and (not isinstance(token, str) or not 16 <= len(token) <= 128
+                              or not all(c.isalnum() or c in "-_" for c in token)):
+        raise fail("web.token", "expected 16-128 letters, digits, - or _ (or leave it out: one is made at start)")
+    return where, token
 
 
 def _path(value: Any, key: str, fail: Any) -> Path | None:

@@ -342,6 +342,16 @@ class Controller(ResumeSteps, TurnSteps):
         return self._frame.message
 
     @property
+    def snapshot(self) -> BoardSnapshot | None:
+        """The board as the sensors read it last (None before the first snapshot)."""
+        return self._snapshot
+
+    @property
+    def frame(self) -> LightFrame:
+        """What the lights show now."""
+        return self._frame
+
+    @property
     def last_verdict(self) -> Verdict | None:
         """How the last snapshot was judged (None before any, or between turns)."""
         return self._verdict

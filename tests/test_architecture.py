@@ -59,7 +59,17 @@ def test_hal_knows_nothing_of_the_game(path: Path) -> None:
     assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
 
 
-CYCLE_FREE = ("controller", "controller/rules", "hal", "simulator")
+@pytest.mark.parametrize("path", modules("controller") + modules("hal") + modules("simulator") + modules("firmware"),
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_only_the_composition_root_knows_the_web_face(path: Path) -> None:
+    """The web view is a shell around the controller: the CLI starts it, nothing else imports it."""
+    if path.name == "cli.py" and path.parent.name == "controller":
+        return
+    bad = {name for name in imports(path) if name == "web" or name.startswith("web.")}
+    assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+CYCLE_FREE = ("controller", "controller/rules", "hal", "simulator", "web")
 """Packages whose modules import one another without a circle (add a package here)."""
 
 

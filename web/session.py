@@ -1,0 +1,74 @@
+"""The web view wired to a running board: what the command line composes.
+
+``Publisher`` turns each controller output into a published state (on the controller's
+thread); ``live_sink`` and ``board_sink`` say where a browser's actions go: into a live
+simulated table's hands, or (a real board, whose checkers only real hands move) onto the
+controller's event queue as button presses.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+
+from controller.listen import Listen
+from controller.machine import Output
+from hal.interfaces import ButtonEvent, Clock, EventQueue
+from hal.zones import Checker
+
+from .actions import Action, Lift, Place, Press, Throw
+from .hub import Hub, Sink
+from .view import StateView
+
+
+class Publisher:
+    """Called with every output the controller gives: publishes the state it leads to."""
+
+    def __init__(self, hub: Hub, view: StateView, hand: Callable[[], dict[Checker, int]] | None = None,
+                 link: Callable[[], str] | None = None) -> None:
+        self.hub, self.view, self._hand, self._link = hub, view, hand, link
+
+    def __call__(self, output: Output | None = None) -> None:
+        hand = {c.value: n for c, n in self._hand().items()} if self._hand is not None else None
+        if self._link is not None:
+            self.view.link = self._link()
+        self.hub.publish(self.view.state(output, hand))
+
+
+def live_sink(table: object) -> Sink:
+    """Browsers' actions into a ``simulator.live_table.LiveTable`` (queued for its thread).
+    A hand may touch any checker (the hitter's carries the hit one to the bar), the dice and
+    the buttons; the controller judges what the board then shows."""
+
+    def take(action: Action) -> str | None:
+        if isinstance(action, (Lift, Place)):
+            (table.lift if isinstance(action, Lift) else table.place)(action.zone, action.colour)  # type: ignore[attr-defined]
+        elif isinstance(action, Throw):
+            table.throw()  # type: ignore[attr-defined]
+        elif isinstance(action, Press):
+            table.press(action.button)  # type: ignore[attr-defined]
+        return None
+
+    return take
+
+
+def board_sink(events: EventQueue, clock: Clock) -> Sink:
+    """A real board: the browser's buttons onto the controller's queue; checkers move by hand."""
+
+    def take(action: Action) -> str | None:
+        if isinstance(action, Press):
+            events.put(ButtonEvent(clock.now(), action.button))
+            return None
+        if isinstance(action, Throw):
+            return "a real board: throw the dice in its tray"
+        return "a real board: move its checkers by hand"
+
+    return take
+
+
+def token_for(listen: Listen, configured: str | None) -> str | None:
+    """The token a browser needs to play: none on this machine only, else the configured one
+    or a new random one (printed at start)."""
+    if listen.loopback:
+        return None
+    return configured or secrets.token_urlsafe(16)
