@@ -69,7 +69,7 @@ class StateView:
             "turns": self._turn_list(game, len(controller.match.games)),
             "score": _score(controller.match),
             "xgid": _xgid(position, roll, controller.match, game),
-            "position_id": _position_id(position),
+            "position_id": _position_id(position) if rules.MIRRORED else None,
             "link": self.link,
             "hand": hand or {"white": 0, "black": 0},
             "players": self.players,
@@ -119,6 +119,7 @@ def _xgid(position: Position, roll: Roll | None, match: Match, game: Game) -> st
 
 
 def _position_id(position: Position) -> str | None:
+    """GNU Backgammon's Position ID (the trictrac geometry only: gnubg knows no rally)."""
     try:
         return position_id_encode(position)
     except PositionIdError:
