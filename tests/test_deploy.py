@@ -70,7 +70,7 @@ def test_systemd_unit_is_hardened() -> None:
     for key, value in {
         "User": "trictrac", "NoNewPrivileges": "yes", "ProtectSystem": "strict", "ProtectHome": "yes",
         "PrivateTmp": "yes", "StateDirectory": "trictrac", "StateDirectoryMode": "0700", "UMask": "0077",
-        "DevicePolicy": "closed", "RestrictAddressFamilies": "AF_UNIX", "IPAddressDeny": "any",
+        "DevicePolicy": "closed", "RestrictAddressFamilies": "AF_UNIX AF_INET AF_INET6", "IPAddressDeny": "any",
         "CapabilityBoundingSet": "", "AmbientCapabilities": "", "SystemCallArchitectures": "native",
         "LockPersonality": "yes", "MemoryDenyWriteExecute": "yes", "RestrictNamespaces": "yes",
         "RestrictRealtime": "yes", "RestrictSUIDSGID": "yes", "RemoveIPC": "yes", "ProtectKernelTunables": "yes",
@@ -90,6 +90,10 @@ def test_systemd_unit_is_hardened() -> None:
     for path in (config.journal, config.records):
         assert str(path).startswith("/var/lib/trictrac/")
     assert "ReadWritePaths" not in one
+    # the web view: this machine and private networks only
+    allowed = one["IPAddressAllow"].split()
+    assert "localhost" in allowed and "192.168.0.0/16" in allowed and "any" not in allowed
+    assert config.web is not None and config.web.port == 8080
 
 
 def _analyze() -> str:
