@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import repeat
 from types import MappingProxyType
-from typing import ClassVar, Mapping, Sequence
+from typing import ClassVar, Iterable, Mapping, Sequence
 
 from . import state as st
 from .geometry import Geometry, trictrac_geometry
@@ -240,6 +240,17 @@ class RuleSet:
         """May a checker on ``point`` (1-6) leave the board with ``die``?"""
         raise NotImplementedError
 
+    def bear_off_points(self, state: int, die: int, candidates: int) -> int:
+        """Which of ``candidates`` (the mover's occupied points 1 to ``die``, a bit per
+        field) may bear off with ``die``: ``_may_bear_off`` of each, which a rule set may
+        answer for all at once (the generator asks for every board that has candidates)."""
+        allowed = 0
+        for point in range(die, 0, -1):
+            bit = st.UNIT[point]
+            if candidates & bit and self._may_bear_off(state, point, die):
+                allowed |= bit
+        return allowed
+
     def entry_limit(self, roll: Roll) -> int | None:
         """How many checkers one turn may enter, or None for no limit (a hook: the rally limits)."""
         return None
@@ -248,6 +259,14 @@ class RuleSet:
         """May a play that turns packed board ``start`` into ``end`` be made (entries, bans)?
         A hook: only rule sets with ``PLAY_BANS`` refuse any."""
         return True
+
+    def allowed_ends(self, start: int, ends: Iterable[int]) -> list[int]:
+        """The boards of ``ends`` (in order) that ``play_allowed`` lets a play from ``start``
+        leave: the turn map asks once for a whole level, which rule sets may answer faster."""
+        if not self.PLAY_BANS:
+            return list(ends)
+        allowed = self.play_allowed
+        return [end for end in ends if allowed(start, end)]
 
     # -- the generator -----------------------------------------------------------------
     def single_moves(self, key: int, die: int, min_bar: int = -1, top: int = BAR) -> list[tuple[Move, int]]:
@@ -279,6 +298,9 @@ class RuleSet:
         align = _ALIGN[die]
         high = sources & ~((two if self.HITTING else occupied) >> align) & _LANDING[die]
         code = high | (high & occupied >> align) << 1 if self.HITTING else high  # a hit: the field's second bit
+        off = sources & _BEAR_OFF[die]
+        if off:  # bearing off: the rules decide each checker
+            off = self.bear_off_points(state, die, off)
         if sources.bit_count() <= _FEW:  # a few checkers to move: one by one
             moves_: list[Move] = []
             keys_: list[int] = []
@@ -293,7 +315,7 @@ class RuleSet:
                     if not high & bit:
                         continue
                     move, delta = hitting[point] if hits & bit else plain[point]
-                elif self._may_bear_off(state, point, die):
+                elif off & bit:
                     move, delta = plain[point]
                 else:
                     continue
@@ -314,15 +336,63 @@ class RuleSet:
             found = low_table.get(bits) or _chunk(low_table, die, 0, bits)
             moves += found[0]
             deltas += found[1]
-        low = sources & _BEAR_OFF[die]
-        if low:  # bearing off: the rules decide each checker
+        if off:
             plain = st.STEP_PLAIN[die]
-            for point in range(die, 0, -1):
-                if low >> (4 * point) & 1 and self._may_bear_off(state, point, die):
-                    move, delta = plain[point]
-                    moves += (move,)
-                    deltas += (delta,)
+            while off:
+                last = off.bit_length() - 1
+                off ^= 1 << last
+                move, delta = plain[last >> 2]
+                moves += (move,)
+                deltas += (delta,)
         return moves, [state + delta for delta in deltas]
+
+    def successors_of(self, boards: Iterable[int], die: int, min_bar: int = -1) -> tuple[dict[int, list[int]], list[int]]:
+        """The keys ``successors(board, die, min_bar)`` leaves from every board, in one call:
+        {board: keys}, and every key board by board, in the same order.  The turn map
+        expands a whole level at once: the tables and flags are looked up once, and no move
+        is built (``successors`` pairs them up for the few boards asked about)."""
+        out: dict[int, list[int]] = {}
+        reached: list[int] = []
+        extend = reached.extend
+        align, landing, bear_off = _ALIGN[die], _LANDING[die], _BEAR_OFF[die]
+        low_table, middle_table, high_table = _CHUNKS[die]
+        plain = st.STEP_PLAIN[die]
+        hitting = self.HITTING
+        bar_first = self.ENTER_ALL_FIRST
+        bear_off_points = self.bear_off_points
+        all_ones, bar_shift, bar_bit, chunk_mask = _ALL_ONES, _BAR_SHIFT, _BAR_BIT, _CHUNK_MASK
+        with_bar, without_bar = _FROM_BOARD_AND_BAR[BAR], _FROM_BOARD[BAR]
+        for state in boards:
+            above = state >> 1 | state >> 2 | state >> 3
+            occupied = (above | state) & all_ones
+            bar = (state >> bar_shift) & 15
+            if bar and bar_first:
+                sources = bar_bit
+            else:
+                sources = occupied & (with_bar if bar > min_bar else without_bar)
+            if hitting:
+                high = sources & ~(above >> align) & landing
+                code = high | (high & occupied >> align) << 1
+            else:
+                code = sources & ~(occupied >> align) & landing
+            bits = code >> 72
+            deltas = (high_table.get(bits) or _chunk(high_table, die, 2, bits))[1] if bits else ()
+            bits = (code >> 36) & chunk_mask
+            if bits:
+                deltas += (middle_table.get(bits) or _chunk(middle_table, die, 1, bits))[1]
+            bits = code & chunk_mask
+            if bits:
+                deltas += (low_table.get(bits) or _chunk(low_table, die, 0, bits))[1]
+            low = sources & bear_off
+            if low:  # bearing off: the rules decide each checker
+                low = bear_off_points(state, die, low)
+                while low:
+                    last = low.bit_length() - 1
+                    low ^= 1 << last
+                    deltas += (plain[last >> 2][1],)
+            keys = out[state] = [state + delta for delta in deltas]
+            extend(keys)
+        return out, reached
 
     def final_plays(self, key: int, roll: Roll) -> tuple[int, dict[int, Path]]:
         """The legal plays from the packed board ``key`` as ``(dice used, {end key: moves})``.

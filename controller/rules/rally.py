@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from . import state as st
 from .base import Opening, RuleSet
 from .geometry import Geometry, rally_geometry
@@ -14,8 +16,8 @@ BLOCK = 6
 START_QUARTER = 19
 """The lowest own point of the start quarter (track positions 1-6 are own points 24-19)."""
 
-_WINDOWS = tuple(st.low_bits(range(p, p + BLOCK)) if p <= 25 - BLOCK else 0 for p in range(25))
-"""``_WINDOWS[p]``: own points ``p`` to ``p + 5`` as an occupancy mask."""
+_BLOCK_LOWS = st.low_bits(range(1, 25 - BLOCK + 1))
+"""The lowest points a six-block may start on (1 to 19), as an occupancy mask."""
 
 
 @register
@@ -47,6 +49,18 @@ class Rally(RuleSet):
         # RULES.md 3.2 option and 3.4.8: a higher die from the highest point, nothing behind
         return self._options["bear_off_higher"] and not state & st.ABOVE_ALL[point]
 
+    def bear_off_points(self, state: int, die: int, candidates: int) -> int:
+        """The exact point, and (with ``bear_off_higher``) the highest point below ``die`` if
+        nothing stands above it."""
+        exact = candidates & st.UNIT[die]
+        if not self._options["bear_off_higher"]:
+            return exact
+        top = candidates.bit_length() - 1
+        point = top >> 2
+        if point < die and not state & st.ABOVE_ALL[point]:
+            return exact | 1 << top
+        return exact
+
     def entry_limit(self, roll: Roll) -> int:
         """RULES.md 3.2: one checker enters a turn, two on a double."""
         return 2 if roll.is_double else 1
@@ -57,21 +71,33 @@ class Rally(RuleSet):
         Bit 19 is the start quarter (ban a); bit p a block p..p+5 with no opposing checker
         on the board on an own point below p (ban b, RULES.md 3.4.4).
         """
-        occupied = st.occupied(state, self.BLOCK_NEEDS_TWO)
-        if occupied.bit_count() < BLOCK:
-            return 0
-        found = 0
-        for low in range(1, 25 - BLOCK + 1):
-            window = _WINDOWS[low]
-            if occupied & window == window and (low == START_QUARTER or not state & st.OPP_BELOW[low]):
-                found |= 1 << low
-        return found
+        return _blocks(state, st.occupied(state, self.BLOCK_NEEDS_TWO))
 
     def play_allowed(self, start: int, end: int) -> bool:
         if (start >> st.BAR_SHIFT) & 15 and (end >> st.BAR_SHIFT) & 15 == (start >> st.BAR_SHIFT) & 15:
             return False  # RULES.md 3.2: entering is compulsory while the pool holds checkers
         made = self.forbidden_blocks(end)
         return not made or not made & ~self.forbidden_blocks(start)
+
+    def allowed_ends(self, start: int, ends: Iterable[int]) -> list[int]:
+        """``play_allowed`` over a whole level of boards (see ``RuleSet.allowed_ends``), with
+        the start's pool and blocks found once."""
+        pool = (start >> st.BAR_SHIFT) & 15
+        before = self.forbidden_blocks(start)
+        two = self.BLOCK_NEEDS_TWO
+        board_and_pool, ones, bar_shift = st.BOARD_AND_BAR, st.ONES, st.BAR_SHIFT
+        out = []
+        for end in ends:
+            if pool and (end >> bar_shift) & 15 == pool:
+                continue  # RULES.md 3.2: entering is compulsory while the pool holds checkers
+            x = end & board_and_pool
+            occupied = ((x >> 1 | x >> 2 | x >> 3) if two else (x | x >> 1 | x >> 2 | x >> 3)) & ones
+            if occupied & occupied >> 4 & occupied >> 8 & occupied >> 12 & occupied >> 16 & occupied >> 20:
+                made = _blocks(end, occupied)
+                if made & ~before:
+                    continue
+            out.append(end)
+        return out
 
     def _opening(self, winner: int, roll: Roll) -> Opening:
         # RULES.md 3.1 (interpretation): the starter rolls both dice afresh
@@ -82,6 +108,19 @@ class Rally(RuleSet):
         if self._options["mars"] and not loser[OFF]:
             return 2, "mars"
         return 1, "single"
+
+
+def _blocks(state: int, occupied: int) -> int:
+    """``forbidden_blocks`` of ``state`` given its occupied points (a bit per lowest point)."""
+    runs = occupied & occupied >> 4 & occupied >> 8 & occupied >> 12 & occupied >> 16 & occupied >> 20 & _BLOCK_LOWS
+    found = 0
+    while runs:
+        bit = runs.bit_length() - 1
+        runs ^= 1 << bit
+        low = bit >> 2
+        if low == START_QUARTER or not state & st.OPP_BELOW[low]:
+            found |= 1 << low
+    return found
 
 
 @register

@@ -28,6 +28,16 @@ class Trictrac(RuleSet):
             return False
         return point == die or not state & st.ABOVE_IN_HOME[point]
 
+    def bear_off_points(self, state: int, die: int, candidates: int) -> int:
+        """The exact point, and the highest point below ``die`` if none stands above it."""
+        if state & st.OUTSIDE_HOME:
+            return 0
+        top = candidates.bit_length() - 1
+        point = top >> 2
+        if point < die and not state & st.ABOVE_IN_HOME[point]:
+            return candidates & st.UNIT[die] | 1 << top
+        return candidates & st.UNIT[die]
+
     def _opening(self, winner: int, roll: Roll) -> Opening:
         # RULES.md 2.1: the higher throw plays White and moves first with both dice.
         return Opening(winner, WHITE, roll)

@@ -8,12 +8,11 @@ so any order of the same moves is accepted.
 
 from __future__ import annotations
 
-from itertools import repeat
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from . import state as st
 from .base import RuleSet
-from .turn_plays import Group, PlayPaths
+from .turn_plays import Dice, Group, PlayPaths
 from .values import IllegalPlayError, Move, Play, Point, Position, Roll
 
 Node = tuple[int, tuple[int, ...]]
@@ -141,35 +140,28 @@ class TurnMap:
         all_dice = tuple(sorted(roll.dice, reverse=True))
         self.start_node: Node = (start, all_dice)
         # One generation gives everything: level by level, every node's moves (kept as the
-        # generator's parallel lists, paired up only when asked for), then the plays the
+        # generator's parallel sequences, paired up only when asked for), then the plays the
         # dice-usage rules allow (as ``RuleSet.final_plays`` decides them), then which nodes
         # lead to one.  A node is a board and the dice left; the dice left name its level,
         # so each level is kept as {dice left: {board: None}} in the order it was found.
-        successors = rules.successors
-        raw: dict[tuple[int, ...], dict[int, list[Group]]] = {}
-        levels: list[list[tuple[tuple[int, ...], dict[int, None]]]] = [[(all_dice, {start: None})]]
+        expand = rules.successors_of
+        raw: dict[Dice, list[Group]] = {}
+        levels: list[list[tuple[Dice, dict[int, None]]]] = [[(all_dice, {start: None})]]
         for _ in all_dice:
-            bands: dict[tuple[int, ...], dict[int, None]] = {}
+            bands: dict[Dice, dict[int, None]] = {}
             for rest, boards in levels[-1]:
-                dice = [(die, rest[:i] + rest[i + 1:]) for i, die in enumerate(rest) if not i or rest[i - 1] != die]
-                groups_of: dict[int, list[Group]] = {}
-                if len(dice) == 1:  # doubles, or one die left: one group a node
-                    die, after = dice[0]
-                    found: list[int] = []
-                    add = found.extend
-                    for board in boards:
-                        moves, keys = successors(board, die, min_bar)
-                        groups_of[board] = [(moves, keys, after)]
-                        add(keys)
-                    bands.setdefault(after, {}).update(dict.fromkeys(found))
-                else:
-                    for board in boards:
-                        groups = groups_of[board] = []
-                        for die, after in dice:
-                            moves, keys = successors(board, die, min_bar)
-                            groups.append((moves, keys, after))
-                            bands.setdefault(after, {}).update(dict.fromkeys(keys))
-                raw[rest] = groups_of
+                groups = raw[rest] = []
+                for i, die in enumerate(rest):
+                    if i and rest[i - 1] == die:
+                        continue
+                    after = rest[:i] + rest[i + 1:]
+                    table, reached = expand(boards, die, min_bar)
+                    groups.append((die, after, table))
+                    band = bands.get(after)
+                    if band is None:
+                        bands[after] = dict.fromkeys(reached)
+                    else:
+                        band.update(dict.fromkeys(reached))
             found = [(rest, boards) for rest, boards in bands.items() if boards]
             if not found:
                 break
@@ -179,61 +171,91 @@ class TurnMap:
         self._final_keys = finals
         self._paths: PlayPaths | None = None
         """The legal play to each complete board, found when first asked for."""
-        self._start_groups: list[Group] = raw[all_dice][start]
-        # the nodes that reach a legal play: the last level's finals, then back up level by level
-        good: dict[tuple[int, ...], set[int]] = {}
-        if finals:
-            for rest, boards in levels[used]:
-                good[rest] = set(boards) if len(finals) == len(boards) and len(levels[used]) == 1 else {
-                    board for board in boards if board in finals}
-            for level in reversed(levels[:used]):
-                for rest, boards in level:
-                    groups_of = raw[rest]
-                    kept = set()
-                    for board in boards:
-                        for _, keys, after in groups_of[board]:
-                            reached = good.get(after)
-                            if reached and not reached.isdisjoint(keys):
-                                kept.add(board)
-                                break
-                    good[rest] = kept
-        self._good = good
         self._raw = {rest: raw[rest] for level in levels[:used] for rest, _ in level}
-        """Every node with its moves, for the levels before the last: {dice left: {board: groups}}."""
+        """Every node's successors, for the levels before the last: {dice left: [(a die, the
+        dice left after it, {board: the boards its moves leave})]}."""
+        self._good = self._good_of(levels, used, finals, raw)
+        """The nodes that reach a legal play, level by level: {dice left: {board: dice left}}."""
         self._edges: dict[Node, list[tuple[Move, Node]]] = {}
         """``children`` of the nodes asked about so far."""
         self._good_edges: dict[Node, list[tuple[Move, Node]]] = {}
-        self._states: dict[int, list[Node]] = {}
-        states = self._states
+        self._where: dict[int, Dice] = {}
+        """Every legal board with the dice left the first (fewest dice used) time it is met."""
+        self._more: dict[int, list[Node]] = {}
+        """The rare boards met again with other dice left (bearing off by a higher die)."""
+        where = self._where
         for level in levels[:used + 1]:  # level by level: ``states()`` lists the fewest dice used first
-            for rest, boards in level:
-                kept = good.get(rest)
+            for rest, _ in level:
+                kept = self._good.get(rest)
                 if not kept:
                     continue
-                new = {board: [(board, rest)] for board in boards if board in kept}
-                if new.keys().isdisjoint(states):  # always on doubles: each move brings one checker one die nearer off
-                    states.update(new)
-                    continue
-                for board in new:
-                    nodes = states.get(board)
-                    if nodes is None:
-                        states[board] = [(board, rest)]
+                size = len(where)
+                where.update(kept)
+                if len(where) != size + len(kept):  # a board met before: keep its first dice left
+                    self._remeet(levels, used)
+                    return
+
+    def _remeet(self, levels: list[list[tuple[Dice, dict[int, None]]]], used: int) -> None:
+        """``_where`` and ``_more`` built node by node, for a turn that meets a board twice."""
+        where, more = self._where, self._more
+        where.clear()
+        for level in levels[:used + 1]:
+            for rest, _ in level:
+                for board in self._good.get(rest, ()):
+                    if board in where:
+                        more.setdefault(board, []).append((board, rest))
                     else:
-                        nodes.append((board, rest))
+                        where[board] = rest
+
+    def _good_of(
+        self, levels: list[list[tuple[Dice, dict[int, None]]]], used: int, finals: dict[int, None] | set[int],
+        raw: dict[Dice, list[Group]],
+    ) -> dict[Dice, dict[int, Dice]]:
+        """The nodes that reach a legal play: the last level's finals, then back up level by
+        level (a board is good when one of its moves leaves a good board)."""
+        good: dict[Dice, dict[int, Dice]] = {}
+        if not finals:
+            return good
+        last = levels[used]
+        for rest, boards in last:
+            if len(finals) == len(boards) and len(last) == 1:
+                good[rest] = dict.fromkeys(boards, rest)
+            else:
+                good[rest] = dict.fromkeys([board for board in boards if board in finals], rest)
+        sizes = {rest: len(boards) for level in levels for rest, boards in level}
+        for level in reversed(levels[:used]):
+            for rest, boards in level:
+                groups = raw[rest]
+                if len(groups) == 1:
+                    _, after, table = groups[0]
+                    reached = good.get(after)
+                    if not reached:
+                        kept: list[int] = []
+                    elif len(reached) == sizes[after]:  # every board one die on is good
+                        kept = [board for board, keys in table.items() if keys]
+                    else:
+                        disjoint = reached.keys().isdisjoint
+                        kept = [board for board, keys in table.items() if not disjoint(keys)]
+                else:
+                    kept = [
+                        board for board in boards
+                        if any(good.get(after) and not good[after].keys().isdisjoint(table[board])
+                               for _, after, table in groups)
+                    ]
+                good[rest] = dict.fromkeys(kept, rest)
+        return good
 
     def _finals_of(
-        self, levels: list[list[tuple[tuple[int, ...], dict[int, None]]]], roll: Roll
-    ) -> tuple[int, dict[int, None] | set[int]]:
+        self, levels: list[list[tuple[Dice, dict[int, None]]]], roll: Roll
+    ) -> tuple[int, dict[int, None]]:
         """The dice the turn must use and the boards that complete a legal play, exactly as
         ``RuleSet.final_plays`` finds them (most dice, ``play_allowed``, the higher die)."""
         rules, start = self.rules, self.start
-        allowed = rules.play_allowed
-        free = not rules.PLAY_BANS
         deepest = len(levels) - 1
         if roll.is_double or deepest == 2:
             for used in range(deepest, 0, -1):
                 (_, boards), = levels[used]
-                finals = boards if free else {board: None for board in boards if allowed(start, board)}
+                finals = boards if not rules.PLAY_BANS else dict.fromkeys(rules.allowed_ends(start, boards))
                 if finals:
                     return used, finals
                 if not roll.is_double:
@@ -243,27 +265,41 @@ class TurnMap:
         if deepest == 0:
             return 0, {}
         high = roll.high
-        singles = [(rest, [board for board in boards if free or allowed(start, board)]) for rest, boards in levels[1]]
+        singles = [(rest, rules.allowed_ends(start, boards)) for rest, boards in levels[1]]
         if any(rest[0] != high and kept for rest, kept in singles):  # a play of the higher die (the lower one left)
             singles = [(rest, kept) for rest, kept in singles if rest[0] != high]
         finals = {board: None for _, kept in singles for board in kept}
         return (1, finals) if finals else (0, {})
 
-    def _children(self, node: Node) -> list[tuple[Move, Node]]:
+    def _children(self, node: Node, good: bool = False) -> list[tuple[Move, Node]]:
+        """Every move from ``node`` with the node it leaves (only those kept good, if ``good``)."""
         state, dice = node
+        successors, min_bar = self.rules.successors, self._min_bar
         out: list[tuple[Move, Node]] = []
         for i, die in enumerate(dice):
             if i and dice[i - 1] == die:
                 continue
             rest = dice[:i] + dice[i + 1:]
-            for move, child in self.rules.single_moves(state, die, self._min_bar):
-                out.append((move, (child, rest)))
+            moves, keys = successors(state, die, min_bar)
+            if good:
+                kept = self._good.get(rest, ())
+                out += [(move, (key, rest)) for move, key in zip(moves, keys) if key in kept]
+            else:
+                out += [(move, (key, rest)) for move, key in zip(moves, keys)]
         return out
 
-    def _groups(self, node: Node) -> list[Group] | None:
-        """A node's moves as the generator gave them, if the node is on a level before the last."""
-        boards = self._raw.get(node[1])
-        return boards.get(node[0]) if boards is not None else None
+    def _expanded(self, node: Node) -> bool:
+        """Is ``node`` on a level before the last (its moves were generated)?"""
+        groups = self._raw.get(node[1])
+        return groups is not None and node[0] in groups[0][2]
+
+    def _nodes(self, key: int) -> tuple[Node, ...] | list[Node]:
+        """The nodes of a legal board, the fewest dice used first; () for any other board."""
+        rest = self._where.get(key)
+        if rest is None:
+            return ()
+        more = self._more.get(key)
+        return [(key, rest), *more] if more else ((key, rest),)
 
     # -- keys --------------------------------------------------------------------------------
     def key_of(self, mover: tuple[int, ...] | list[int], opponent: tuple[int, ...] | list[int]) -> int:
@@ -285,12 +321,12 @@ class TurnMap:
         return not self._final_keys
 
     def __contains__(self, key: int) -> bool:
-        return key in self._states
+        return key in self._where
 
     def states(self) -> tuple[int, ...]:
         """Every legal key of the turn (the start, every prefix, every complete play), the
         fewest dice used first."""
-        return tuple(self._states)
+        return tuple(self._where)
 
     def is_complete(self, key: int) -> bool:
         """Does this board show a complete legal play?"""
@@ -305,8 +341,7 @@ class TurnMap:
     def _play_paths(self) -> PlayPaths:
         if self._paths is None:
             self._paths = PlayPaths(
-                self.rules, self.roll, self.start, self.start_node[1], self.dice_to_use, self._final_keys,
-                self._raw, self._start_groups,
+                self.rules, self.roll, self.start, self._min_bar, self.dice_to_use, self._final_keys, self._raw,
             )
         return self._paths
 
@@ -334,12 +369,7 @@ class TurnMap:
         """Every single move from a node of the turn (legal or not), with the node it leads to."""
         kids = self._edges.get(node)
         if kids is None:
-            groups = self._groups(node)
-            if groups is None:
-                return self._children(node)
-            kids = self._edges[node] = [
-                pair for moves, keys, after in groups for pair in zip(moves, zip(keys, repeat(after)))
-            ]
+            kids = self._edges[node] = self._children(node)
         return kids
 
     def is_good(self, node: Node) -> bool:
@@ -358,29 +388,22 @@ class TurnMap:
         """The moves from ``node`` that keep a legal play within reach."""
         kids = self._good_edges.get(node)
         if kids is None:
-            groups = self._groups(node)
-            if groups is None:
+            if not self._expanded(node):
                 return []
-            kids = self._good_edges[node] = [
-                (move, (key, after))
-                for moves, keys, after in groups
-                for good in (self._good.get(after, ()),)
-                for move, key in zip(moves, keys)
-                if key in good
-            ]
+            kids = self._good_edges[node] = self._children(node, good=True)
         return kids
 
     def next_moves(self, key: int) -> tuple[Move, ...]:
         """The single moves that may come next from a legal board."""
         seen: dict[Move, None] = {}
-        for node in self._states.get(key, ()):
+        for node in self._nodes(key):
             for move, _ in self.good_children(node):
                 seen[move] = None
         return tuple(seen)
 
     def destinations(self, key: int, frm: Point) -> tuple[Point, ...]:
         """Where a checker lifted from ``frm`` may end: each die and each sum of dice."""
-        return self.destinations_from(self._states.get(key, ()), frm)
+        return self.destinations_from(self._nodes(key), frm)
 
     def destinations_from(self, nodes: Iterable[Node], frm: Point) -> tuple[Point, ...]:
         """Where a checker lifted from ``frm`` at any of ``nodes`` may end."""
@@ -397,13 +420,13 @@ class TurnMap:
 
     def remaining_dice(self, key: int) -> tuple[int, ...]:
         """The dice not yet used on the way to this board (the longest such list)."""
-        nodes = self._states.get(key, ())
+        nodes = self._nodes(key)
         return max((node[1] for node in nodes), key=len, default=())
 
     def next_keys(self, key: int) -> tuple[int, ...]:
         """The legal boards one more move on from legal board ``key``."""
         seen: dict[int, None] = {}
-        for node in self._states.get(key, ()):
+        for node in self._nodes(key):
             for _, child in self.good_children(node):
                 seen[child[0]] = None
         return tuple(seen)

@@ -1,4 +1,4 @@
-"""The legal play that leads to each complete board of a turn, found from the moves the
+"""The legal play that leads to each complete board of a turn, found from the boards the
 turn map generated, exactly as ``RuleSet.final_plays`` would give it (the same moves in the
 same order), and only when asked for: at the end of a turn, not at the roll."""
 
@@ -12,20 +12,23 @@ from .values import BAR, IllegalPlayError, Move, Play, Roll
 if TYPE_CHECKING:
     from .base import RuleSet
 
-Group = tuple[list[Move], list[int], tuple[int, ...]]
-"""The moves of one die from a board, the boards they leave, and the dice left after them."""
+Dice = tuple[int, ...]
+"""The dice still to play, high first."""
+Group = tuple[int, Dice, dict[int, list[int]]]
+"""One die played from each board of a level: the die, the dice left after it, and {board:
+the boards its moves leave} as ``RuleSet.successors_of`` gives them."""
 
 
 class PlayPaths:
     """The legal play to each complete board of one turn (``TurnMap.play_to``, ``plays``)."""
 
     def __init__(
-        self, rules: RuleSet, roll: Roll, start: int, dice: tuple[int, ...], dice_to_use: int,
-        finals: Mapping[int, None] | set[int], raw: Mapping[tuple[int, ...], dict[int, list[Group]]],
-        start_groups: list[Group],
+        self, rules: RuleSet, roll: Roll, start: int, min_bar: int, dice_to_use: int,
+        finals: Mapping[int, None] | set[int], raw: Mapping[Dice, list[Group]],
     ) -> None:
-        self.rules, self.roll, self.start, self.dice = rules, roll, start, dice
-        self.dice_to_use, self.finals, self.raw, self.start_groups = dice_to_use, finals, raw, start_groups
+        self.rules, self.roll, self.start, self.min_bar = rules, roll, start, min_bar
+        self.dice_to_use, self.finals, self.raw = dice_to_use, finals, raw
+        self.dice: Dice = tuple(sorted(roll.dice, reverse=True))
         self._all: dict[int, Play] | None = None
         self._one: dict[int, Play] = {}
 
@@ -44,25 +47,29 @@ class PlayPaths:
             self._all = self._find_plays()
         return self._all
 
+    def _move_to(self, board: int, die: int, child: int) -> Move:
+        """The move of ``die`` that turns ``board`` into ``child`` (one of its successors)."""
+        moves, keys = self.rules.successors(board, die, self.min_bar)
+        return moves[keys.index(child)]
+
     def _path_to(self, key: int) -> tuple[Move, ...]:
         """The moves ``RuleSet.final_plays`` gives for complete board ``key``, found alone."""
-        start_dice = self.dice
         if not self.roll.is_double:
-            high, low = start_dice
-            by_die = {high if after == (low,) else low: (moves, keys, after) for moves, keys, after in self.start_groups}
+            start = self.start
+            by_die = {die: table[start] for die, _, table in self.raw[self.dice]}
             if self.dice_to_use == 1:  # one die: the higher if it can be played at all (then every final is one)
-                for die in start_dice:
-                    moves, keys, _ = by_die[die]
-                    if key in keys:
-                        return (moves[keys.index(key)],)
+                for die in self.dice:
+                    if key in by_die[die]:
+                        return (self._move_to(start, die, key),)
             else:  # the first play found, the roll's first die tried first
-                for die in (self.roll.first, self.roll.second):
-                    moves, keys, after = by_die[die]
-                    later = self.raw.get(after, {})
-                    for move, child in zip(moves, keys):
-                        (next_moves, next_keys, _), = later[child]
-                        if key in next_keys:
-                            return (move, next_moves[next_keys.index(key)])
+                for die, other in ((self.roll.first, self.roll.second), (self.roll.second, self.roll.first)):
+                    keys = by_die[die]
+                    if not keys:
+                        continue
+                    (_, _, later), = self.raw[(other,)]
+                    for child in keys:
+                        if key in later[child]:
+                            return (self._move_to(start, die, child), self._move_to(child, other, key))
             raise IllegalPlayError("no play found for a complete board")  # cannot happen
         memo: dict[tuple[int, int], tuple[int, int, Move] | None] = {}
         path: list[Move] = []
@@ -90,20 +97,16 @@ class PlayPaths:
         if known is not memo:
             return known  # type: ignore[return-value]
         die = self.roll.first
-        before = self.raw[self.dice[level - 1:]]
+        (_, _, before), = self.raw[self.dice[level - 1:]]
         found = None
         for frm in range(BAR, 0, -1):
             for move, delta in ((st.STEP_PLAIN[die][frm], st.STEP_HIT[die][frm]) if frm > die else (st.STEP_PLAIN[die][frm],)):
-                groups = before.get(board - delta)
-                if groups is None:
-                    continue
-                (moves, keys, _), = groups
-                if board not in keys:
-                    continue
-                made = moves[keys.index(board)]
+                keys = before.get(board - delta)
+                if keys is None or board not in keys:
+                    continue  # the move that leaves ``board`` from there is ``move``: its change is ``delta``
                 previous = self._last_move(level - 1, board - delta, memo)
                 if previous is not None and previous[0] >= frm:
-                    found = (frm, board - delta, made)
+                    found = (frm, board - delta, move)
                     break
             if found is not None:
                 break
@@ -111,41 +114,6 @@ class PlayPaths:
         return found
 
     def _find_plays(self) -> dict[int, Play]:
-        used, finals = self.dice_to_use, self.finals
-        if not finals:
+        if not self.finals:
             return {}
-        if not self.roll.is_double:
-            return {board: Play(path) for board, path in self.rules.final_plays(self.start, self.roll)[1].items()}
-        # ``final_plays`` on doubles, over the moves already found: each board's play is the
-        # one whose last move starts highest, among plays whose moves never start higher
-        # than the move before (the generator's order), found in the generator's order
-        rest = self.dice
-        frontier: dict[int, tuple[int, int, Move | None]] = {self.start: (BAR, 0, None)}
-        back: list[dict[int, tuple[int, int, Move | None]]] = [frontier]
-        for _ in range(used):
-            groups_of = self.raw[rest]
-            nxt: dict[int, tuple[int, int, Move | None]] = {}
-            for board, (top, _, _) in frontier.items():
-                (moves, keys, after), = groups_of[board]
-                for move, child in zip(moves, keys):
-                    frm = move.frm
-                    if frm > top:
-                        continue
-                    known = nxt.get(child)
-                    if known is None or known[0] < frm:
-                        nxt[child] = (frm, board, move)
-            rest = after
-            back.append(nxt)
-            frontier = nxt
-        plays: dict[int, Play] = {}
-        for board in frontier:
-            if board in finals:
-                path: list[Move] = []
-                key, depth = board, used
-                while depth:
-                    _, key, move = back[depth][key]
-                    path.append(move)  # type: ignore[arg-type]
-                    depth -= 1
-                path.reverse()
-                plays[board] = Play(tuple(path))
-        return plays
+        return {board: Play(path) for board, path in self.rules.final_plays(self.start, self.roll)[1].items()}

@@ -1,0 +1,79 @@
+"""The turn map's level-at-once helpers (issue #8, speed at the roll) give exactly what
+their one-at-a-time originals give: ``successors_of`` the keys of ``successors`` board by
+board, ``bear_off_points`` the verdict of ``_may_bear_off`` point by point, and
+``allowed_ends`` the boards ``play_allowed`` lets through, in order."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from controller.rules import TurnMap
+from controller.rules import state
+from controller.rules.base import RuleSet
+
+try:  # pytest puts tests/ on the path (rootdir without __init__.py) ...
+    from strategies import cases
+except ImportError:  # ... or the repository root, when tests/ is a package
+    from tests.strategies import cases  # type: ignore[no-redef]
+
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def boards_of(case) -> list[int]:
+    """The start of a case and every board its turn map holds, each once."""
+    turn = TurnMap(case.rules, case.position, case.roll)
+    return list(dict.fromkeys([turn.start, *turn.states()]))
+
+
+@SETTINGS
+@given(cases(), st.integers(min_value=-1, max_value=3))
+def test_successors_of_is_successors_board_by_board(case, min_bar: int) -> None:
+    boards = boards_of(case)
+    for die in range(1, 7):
+        table, reached = case.rules.successors_of(boards, die, min_bar)
+        assert list(table) == boards
+        flat: list[int] = []
+        for board in boards:
+            keys = case.rules.successors(board, die, min_bar)[1]
+            assert table[board] == list(keys)
+            flat += keys
+        assert reached == flat
+
+
+def plain_bear_off_points(rules: RuleSet, key: int, die: int, candidates: int) -> int:
+    """The base class's answer: ``_may_bear_off`` point by point."""
+    return RuleSet.bear_off_points(rules, key, die, candidates)
+
+
+@SETTINGS
+@given(cases())
+def test_bear_off_points_agree_with_may_bear_off(case) -> None:
+    for board in boards_of(case):
+        occupied = state.occupied(board) & state.ONES
+        for die in range(1, 7):
+            candidates = occupied & state.ONES & state.UP_TO[die] & ~1
+            for subset in (candidates, candidates & -candidates, candidates & ~(candidates & -candidates)):
+                if subset:
+                    assert case.rules.bear_off_points(board, die, subset) == plain_bear_off_points(
+                        case.rules, board, die, subset
+                    )
+
+
+@SETTINGS
+@given(cases())
+def test_allowed_ends_is_play_allowed_in_order(case) -> None:
+    rules = case.rules
+    start = rules.board_key(case.position)
+    boards = boards_of(case)
+    assert rules.allowed_ends(start, boards) == [end for end in boards if rules.play_allowed(start, end)]
+    for end in boards:  # the blocks the ends make, found by runs, as the bans define them
+        if hasattr(rules, "forbidden_blocks"):
+            made = rules.forbidden_blocks(end)
+            occupied = state.occupied(end, rules.BLOCK_NEEDS_TWO)
+            expected = 0
+            for low in range(1, 20):
+                window = state.low_bits(range(low, low + 6))
+                if occupied & window == window and (low == 19 or not end & state.OPP_BELOW[low]):
+                    expected |= 1 << low
+            assert made == expected
