@@ -135,7 +135,7 @@
       const drawn = Math.min(count, cap);
       for (let k = 0; k < drawn; k++, slot++) {
         const cy = g.base + g.dir * slot * STEP;
-        const mine = canPlay && webSides.includes(colour);
+        const mine = handPlays();
         el("circle", {cx: g.cx, cy, r: g.r, class: "checker" + (mine ? " mine" : ""), "data-colour": colour}, zone.stack);
         if (k === drawn - 1 && count > drawn) text(zone.stack, g.cx, cy, "count on-" + colour, count);
       }
@@ -320,6 +320,10 @@
   }
 
   // -- playing by hand -----------------------------------------------------------------------
+  // A browser that plays a side is a hand over the whole board: it may lift any checker (a
+  // hitter carries the opponent's blot to the bar or pool); the controller judges the board.
+  function handPlays() { return canPlay && webSides.length > 0; }
+
   function svgPoint(event) {
     const point = svg.createSVGPoint();
     point.x = event.clientX;
@@ -337,7 +341,7 @@
 
   svg.addEventListener("pointerdown", (event) => {
     const checker = event.target.closest && event.target.closest("circle.checker");
-    if (!checker || drag || !canPlay || !webSides.includes(checker.dataset.colour)) return;
+    if (!checker || drag || !handPlays()) return;
     event.preventDefault();
     const colour = checker.dataset.colour;
     const from = checker.closest("[data-zone]").dataset.name;
