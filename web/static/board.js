@@ -184,7 +184,8 @@
     setText("dice", dice.join(" "));
     setText("message", s.message);
     setText("warning", s.warning ? `⚠ ${s.warning.reason}: ${s.warning.message}` : "");
-    setText("turn", s.turn ? `${cap(s.turn)}'s turn` : (s.phase === "game over" ? "Game over" : "Opening roll"));
+    const between = {"setup": "Setting up", "opening": "Opening roll", "game over": "Game over", "restore": "Restoring"};
+    setText("turn", s.turn && s.phase !== "game over" ? `${cap(s.turn)}'s turn` : (between[s.phase] || ""));
     setText("pip-white", s.pips ? s.pips.white : "");
     setText("pip-black", s.pips ? s.pips.black : "");
     const sc = s.score;
