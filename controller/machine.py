@@ -244,6 +244,9 @@ class Controller(ResumeSteps, TurnSteps):
         blot = self._blot_wait_due(time)
         if blot is not None:
             return blot
+        settled = self._settle_due(time)
+        if settled is not None:
+            return settled
         held = self._held()
         if isinstance(state, Moving) and held is not None and alarm.held_due(held, time):
             self._stay(replace(state, held=(replace(held, warned=True), *state.held[1:])))
@@ -326,6 +329,8 @@ class Controller(ResumeSteps, TurnSteps):
                 waits.append(state.done + self.settings.grace)
             if state.blot_wait is not None:
                 waits.append(state.blot_wait)
+            if state.settle is not None:
+                waits.append(state.settle + self.settings.grace)
         deadline = self._alarm.deadline(self._held(), min(waits) if waits else None)
         turn = checker_of(self.game.turn) if isinstance(self._state, (AwaitRoll, Moving)) else None
         return Output(frame, sounds, turn, journal, log, deadline, finished, warning, request_snapshot)

@@ -84,6 +84,10 @@ class Moving:
     blot_wait: float | None = None
     """Until when a complete play whose checker went past a blot waits for that blot to be
     taken away (the hit made in passing) before it ends the turn as it stands."""
+    settle: float | None = None
+    """When the next roll came over a complete board that another play passes through (6/off
+    of 6/off 3/1 shows as 6/4/off): the mover's hand may be carrying on, unseen yet; a board
+    still showing that play a grace time later ends the turn with it."""
 
     kind: ClassVar[Phase] = Phase.MOVING
 

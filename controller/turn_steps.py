@@ -103,6 +103,9 @@ class TurnSteps(ControllerState):
         held = (*state.held, HeldRoll(roll, time))
         if not state.held:  # with rolls held already, this one follows theirs
             if verdict is not None and verdict.kind is Kind.COMPLETE and verdict.key is not None:
+                if turn.map.next_moves(verdict.key):  # another play passes through this board
+                    self._stay(replace(state, held=held, settle=time))
+                    return self._output(message=f"Roll {roll} held until {turn.colour.value} has finished")
                 return self._end_turn(time, turn.map.play_to(verdict.key), next_roll=roll)
             if verdict is None and turn.map.is_complete(state.last_legal):
                 return self._end_turn(time, turn.map.play_to(state.last_legal), next_roll=roll)
@@ -243,6 +246,18 @@ class TurnSteps(ControllerState):
             return None  # a hand is at work: the boards to come decide
         play = state.turn.map.play_to(verdict.key)
         return self._play_held_roll(time, play) if state.held else self._end_turn(time, play)
+
+    def _settle_due(self, time: float) -> Output | None:
+        """A roll came over a complete board another play passes through, a grace time ago:
+        a board still showing that play ends the turn with it (the hand did not carry on)."""
+        state = self._state
+        if not isinstance(state, Moving) or state.settle is None or time < state.settle + self.settings.grace:
+            return None
+        self._stay(replace(state, settle=None))
+        verdict = self._verdict
+        if verdict is None or verdict.kind is not Kind.COMPLETE or verdict.key is None or not state.held:
+            return None  # a hand is at work: the boards to come decide, as for any held roll
+        return self._play_held_roll(time, state.turn.map.play_to(verdict.key))
 
     def _catch_up(self, time: float, reading: BoardReading) -> Output | Undecided | None:
         """A board the turn cannot explain, with rolls held: if it shows the mover's play

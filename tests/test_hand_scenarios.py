@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import pytest
 from scenario_kit import B, Scene, W, opened, pos, scene
 
-from controller.rules import Colour, Position
+from controller.rules import Colour, Position, Roll
 from hal.interfaces import Button, Sound
 from hal.interfaces import LightColour as L
 from hal.zones import Checker
@@ -433,3 +433,40 @@ def test_a_fast_hand_lifts_and_places_within_one_scan_after_the_roll() -> None:
 def assert_sound_free_of_warning(s: Scene) -> None:
     """No WARNING sound in the whole scene."""
     assert Sound.WARNING not in s.sounds()
+
+
+# -- the next roll over a board that two plays share ----------------------------------------------
+
+BEAR = pos({6: 1, 3: 2, 2: 4, 1: 7}, {6: 5, 5: 5, 4: 5})
+"""White bears off with 6-2: 6/off 3/1 passes through the board 6/4/off leaves."""
+
+
+def test_a_roll_while_the_hand_carries_on_from_a_board_another_play_leaves() -> None:
+    """6/off, then the checker from 3 is lifted and the next roll lands before the sensors
+    have seen the lift: the board showed 6/4/off for a moment, but the play is 6/off 3/1."""
+    s = scene(start=BEAR)
+    s.set_position(BEAR)
+    s.throw(6, 2)
+    s.move("6", "off-white", W)
+    s.lift("3", W, settle=0.01)  # not yet seen when the dice land
+    s.throw(4, 3)
+    s.place("1", W)
+    s.advance(1.5)
+    assert_unwarned(s)
+    assert last_play(s, "white") == "6/off 3/1"
+    assert s.controller.turn_in_progress is not None and s.controller.turn_in_progress[0] is Colour.BLACK
+
+
+def test_a_roll_over_a_board_another_play_leaves_ends_the_turn_once_it_stands() -> None:
+    """6/4/off carried in one go, then the next roll: after the grace time the turn ends as
+    the board shows it (the hand did not carry on), and the lights are the next player's."""
+    s = scene(start=BEAR)
+    s.set_position(BEAR)
+    s.throw(6, 2)
+    s.move("6", "off-white", W)
+    s.throw(4, 3)
+    assert "held" in s.message
+    s.advance(1.5)
+    assert_unwarned(s)
+    assert last_play(s, "white") == "6/4/off"
+    assert s.controller.turn_in_progress == (Colour.BLACK, Roll(4, 3))
