@@ -77,3 +77,18 @@ def test_allowed_ends_is_play_allowed_in_order(case) -> None:
                 if occupied & window == window and (low == 19 or not end & state.OPP_BELOW[low]):
                     expected |= 1 << low
             assert made == expected
+
+
+@SETTINGS
+@given(cases(), st.integers(min_value=-1, max_value=3), st.integers(min_value=1, max_value=15))
+def test_successors_of_enter_only_keeps_the_entries(case, min_bar: int, pool: int) -> None:
+    """A board whose bar or pool holds ``enter_only`` checkers keeps only its entries; the
+    others keep every move."""
+    boards = boards_of(case)
+    for die in range(1, 7):
+        table, _ = case.rules.successors_of(boards, die, min_bar, enter_only=pool)
+        for board in boards:
+            moves, keys = case.rules.successors(board, die, min_bar)
+            if (board >> state.BAR_SHIFT) & 15 == pool:
+                keys = [key for move, key in zip(moves, keys) if move.frm == 25]
+            assert table[board] == list(keys)

@@ -125,6 +125,9 @@ class RuleSet:
     """The start quarter played when none is chosen (the rally), or None."""
     PLAY_BANS: ClassVar[bool] = False
     """Some plays are refused as a whole (``play_allowed``: the rally's entries and bans)."""
+    ENTRY_COMPULSORY: ClassVar[bool] = False
+    """While the bar or pool holds a checker a play must enter one (``play_allowed`` refuses
+    the others): the last die of a turn that has entered none need only try entries."""
 
     __slots__ = ("_options",)
 
@@ -346,11 +349,15 @@ class RuleSet:
                 deltas += (delta,)
         return moves, [state + delta for delta in deltas]
 
-    def successors_of(self, boards: Iterable[int], die: int, min_bar: int = -1) -> tuple[dict[int, list[int]], list[int]]:
+    def successors_of(
+        self, boards: Iterable[int], die: int, min_bar: int = -1, enter_only: int = -1
+    ) -> tuple[dict[int, list[int]], list[int]]:
         """The keys ``successors(board, die, min_bar)`` leaves from every board, in one call:
         {board: keys}, and every key board by board, in the same order.  The turn map
         expands a whole level at once: the tables and flags are looked up once, and no move
-        is built (``successors`` pairs them up for the few boards asked about)."""
+        is built (``successors`` pairs them up for the few boards asked about).  A board
+        whose bar holds ``enter_only`` checkers moves only from the bar (the last die of a
+        play that must still enter, see ``ENTRY_COMPULSORY``)."""
         out: dict[int, list[int]] = {}
         reached: list[int] = []
         extend = reached.extend
@@ -368,6 +375,8 @@ class RuleSet:
             bar = (state >> bar_shift) & 15
             if bar and bar_first:
                 sources = bar_bit
+            elif bar == enter_only:
+                sources = bar_bit if bar > min_bar else 0
             else:
                 sources = occupied & (with_bar if bar > min_bar else without_bar)
             if hitting:

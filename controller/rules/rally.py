@@ -32,6 +32,7 @@ class Rally(RuleSet):
     ENTER_ALL_FIRST = False
     START_QUARTER = DEFAULT_QUARTER
     PLAY_BANS = True
+    ENTRY_COMPULSORY = True
     BLOCK_NEEDS_TWO = False
     """A point counts as occupied for the blockade bans only with two or more checkers."""
 
@@ -82,20 +83,20 @@ class Rally(RuleSet):
     def allowed_ends(self, start: int, ends: Iterable[int]) -> list[int]:
         """``play_allowed`` over a whole level of boards (see ``RuleSet.allowed_ends``), with
         the start's pool and blocks found once."""
-        pool = (start >> st.BAR_SHIFT) & 15
+        bar_mask = 15 << st.BAR_SHIFT
+        pool = start & bar_mask
         before = self.forbidden_blocks(start)
         two = self.BLOCK_NEEDS_TWO
-        board_and_pool, ones, bar_shift = st.BOARD_AND_BAR, st.ONES, st.BAR_SHIFT
+        ones, lows = st.ONES, _BLOCK_LOWS
         out = []
         for end in ends:
-            if pool and (end >> bar_shift) & 15 == pool:
+            if pool and end & bar_mask == pool:
                 continue  # RULES.md 3.2: entering is compulsory while the pool holds checkers
-            x = end & board_and_pool
-            occupied = ((x >> 1 | x >> 2 | x >> 3) if two else (x | x >> 1 | x >> 2 | x >> 3)) & ones
-            if occupied & occupied >> 4 & occupied >> 8 & occupied >> 12 & occupied >> 16 & occupied >> 20:
-                made = _blocks(end, occupied)
-                if made & ~before:
-                    continue
+            # the points held (field 0 too: no block starts there), pairs, then six in a row
+            occupied = ((end >> 1 | end >> 2 | end >> 3) if two else (end | end >> 1 | end >> 2 | end >> 3)) & ones
+            pairs = occupied & occupied >> 4
+            if pairs & pairs >> 8 & pairs >> 16 & lows and _blocks(end, occupied) & ~before:
+                continue
             out.append(end)
         return out
 

@@ -145,6 +145,8 @@ class TurnMap:
         # lead to one.  A node is a board and the dice left; the dice left name its level,
         # so each level is kept as {dice left: {board: None}} in the order it was found.
         expand = rules.successors_of
+        # the last die from a board still showing the start's pool: only an entry may complete the play
+        enter_only = ((start >> st.BAR_SHIFT) & 15 if rules.ENTRY_COMPULSORY else 0) or -1
         raw: dict[Dice, list[Group]] = {}
         levels: list[list[tuple[Dice, dict[int, None]]]] = [[(all_dice, {start: None})]]
         for _ in all_dice:
@@ -155,7 +157,7 @@ class TurnMap:
                     if i and rest[i - 1] == die:
                         continue
                     after = rest[:i] + rest[i + 1:]
-                    table, reached = expand(boards, die, min_bar)
+                    table, reached = expand(boards, die, min_bar, -1 if after else enter_only)
                     groups.append((die, after, table))
                     band = bands.get(after)
                     if band is None:
