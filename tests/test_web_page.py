@@ -173,7 +173,7 @@ def hit_area(page: Any, name: str) -> Any:
 def test_drags_and_buttons_become_hand_actions(page: Any) -> None:
     sink = Recorder()
     hub = Hub(sink, ("white",))
-    hub.publish(sample_state())
+    hub.publish(sample_state(phase="await roll", dice=[]))
     with serving(hub) as server:
         open_page(page, server.url)
         page.wait_for_function("!document.getElementById('throw').disabled", timeout=WAIT * 1000)
@@ -189,6 +189,9 @@ def test_drags_and_buttons_become_hand_actions(page: Any) -> None:
         page.click("#takeback")
         page.click("#menu")
         wait_until(lambda: len(sink.actions) == 10, what="ten actions")
+        hub.publish(sample_state(phase="moving"))
+        catch_up(page, hub)
+        assert page.locator("#throw").is_disabled() and page.locator("#done").is_enabled()
     w, b = WHITE, BLACK
     assert sink.actions == [Lift("6", w), Place("1", w), Lift("1", b), Place("wait-black", b), Lift("8", w), Place("8", w),
                             Throw(), Press(Button.DONE), Press(Button.TAKEBACK), Press(Button.MENU)]
@@ -197,7 +200,7 @@ def test_drags_and_buttons_become_hand_actions(page: Any) -> None:
 def test_the_token_decides_who_plays(browser: Any) -> None:
     sink = Recorder()
     hub = Hub(sink, ("white",))
-    hub.publish(sample_state())
+    hub.publish(sample_state(phase="await roll", dice=[]))
     with serving(hub, token="s3cret", host="127.0.0.1") as server:
         for url, plays in ((server.url, False), (server.url + "?token=wrong", False), (server.url + "?token=s3cret", True)):
             context = browser.new_context()
@@ -295,7 +298,7 @@ def test_a_whole_game_played_by_dragging_in_the_page_is_recorded(page: Any, tmp_
     table = holder["t"] = Table(controller.settings, seed=11, players=(RandomPlayer(), GreedyPlayer()),
                                 controller=controller, observer=observe, journal=journal, records=tmp_path / "records")
     errors: list[str] = []
-    live = LiveTable(table, frozenset({Colour.WHITE}), speed=8.0, on_error=errors.append)
+    live = LiveTable(table, frozenset({Colour.WHITE}), speed=15.0, on_error=errors.append)
     hub.sink = live_sink(live)
     publish()
     runner = threading.Thread(target=live.run, kwargs={"until": lambda: controller.match.winner() is not None},

@@ -230,7 +230,11 @@
   function drawButtons() {
     const browserPlays = canPlay && webSides.length > 0;
     const buttons = canPlay && (browserPlays || (state && state.link !== "simulated"));
-    $("throw").disabled = !browserPlays;
+    // the dice are thrown for the opening and by the side on roll (a throw during a play is
+    // held by the controller: possible on the board, but a click here is rarely meant so)
+    const phase = state ? state.phase : null;
+    const mayThrow = phase === "opening" || (phase === "await roll" && webSides.includes(state.turn));
+    $("throw").disabled = !(browserPlays && mayThrow);
     for (const id of ["done", "takeback", "menu"]) $(id).disabled = !buttons;
     svg.classList.toggle("playable", browserPlays);
     setText("mode", browserPlays ? `You play ${webSides.join(" and ")}: drag a checker, throw with the button.`
