@@ -338,7 +338,7 @@ CASES: list[tuple[str, list[str], int, str]] = [
     ("run-rules-unknown", ["run", "--rules", "chess"], 2, "invalid choice"),
     ("run-quarter-xiii", ["run", "--quarter", "XIII"], 2, "argument --quarter: expected one of"),
     ("run-quarter-trictrac", ["run", "--rules", "trictrac", "--quarter", "I-VI"], 2, "quarter"),
-    ("run-players-unknown", ["run", "--players", "perfect"], 2, "invalid choice"),
+    ("run-players-unknown", ["run", "--players", "perfect"], 2, "argument --players: expected one of random, greedy, web"),
     ("run-unknown-option", ["run", "--fast"], 2, "unrecognized arguments: --fast"),
     # -- simulate
     *[(f"simulate-games-{text}", ["simulate", "--games", text], 2, "argument --games: expected a whole number")
