@@ -396,9 +396,13 @@ def _run_board(args, config, controller, begin, journal, say, stdin) -> int:  # 
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, lambda *_: stopping.set())
     deadline = clock.now() + args.seconds if args.seconds else None
+    link_state = link.state
     try:
         while not stopping.is_set():
             runner.step(wait=0.25)
+            if server is not None and link.state is not link_state:  # the page shows the link at once
+                link_state = link.state
+                publish()
             if args.exit_after_match and controller.match.winner() is not None:
                 break
             if deadline is not None and clock.now() > deadline:

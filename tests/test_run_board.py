@@ -57,3 +57,45 @@ def test_run_on_a_board_without_buttons_takes_typed_words() -> None:
     assert "trictrac: setup, white to play" in text  # Menu: the status
     assert "Set up the board before rolling" in text  # the typed roll, at the wrong moment
     assert "'banana'?" in text
+
+
+def test_run_on_the_virtual_board_with_the_web_view(tmp_path: Path) -> None:
+    """``--port`` with ``--web``: the page's state follows the real link and the board's
+    turns; a browser may press the board's buttons but not move its checkers."""
+    import socket
+    import threading
+    import time
+
+    import httpx
+    from websockets.sync.client import connect
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    path, board = serve("trictrac", 7, players="greedy", speed=3.0, log=lambda line: None)
+    out = io.StringIO()
+    codes: list[int] = []
+    runner = threading.Thread(target=lambda: codes.append(main(
+        ["run", "--port", path, "--seconds", "10", "--web", str(port)], out=out)))
+    runner.start()
+    try:
+        state: dict = {}
+        deadline = time.monotonic() + 9
+        while time.monotonic() < deadline and not (state.get("link") == "connected" and state.get("turns")):
+            time.sleep(0.2)
+            try:
+                state = httpx.get(f"http://127.0.0.1:{port}/api/state", timeout=2).json()
+            except httpx.HTTPError:
+                continue
+        assert state.get("link") == "connected" and state["turns"], (state, out.getvalue())
+        assert state["players"] == {"white": "board", "black": "board"} and state["hand"] == {"white": 0, "black": 0}
+        with connect(f"ws://127.0.0.1:{port}/ws", open_timeout=5) as ws:
+            assert json.loads(ws.recv(timeout=5))["can_play"] is True
+            ws.send(json.dumps({"type": "lift", "zone": "6", "colour": "white"}))
+            answers = [json.loads(ws.recv(timeout=5)) for _ in range(3)]
+            assert {"type": "error", "message": "a real board: move its checkers by hand"} in answers, answers
+    finally:
+        runner.join(20)
+        board.stop()
+    assert codes == [0], out.getvalue()
+    assert "Web view on" in out.getvalue() and "WARNING" not in out.getvalue()
