@@ -25,8 +25,8 @@ from web.actions import Lift, Place, Press, Throw
 from web.hub import Hub
 from web.session import Publisher, live_sink
 from web.view import StateView
-from web_kit import (WAIT, Recorder, browser, dom_lights, dom_zones, drawn_version, page, sample_state,  # noqa: F401
-                     serving, wait_until, zone)
+from web_kit import (WAIT, Recorder, browser, dom_lights, dom_zones, page, sample_state, serving,  # noqa: F401
+                     wait_until, zone)
 from web_person import choose_play, hand_steps
 
 WHITE, BLACK = Checker.WHITE, Checker.BLACK

@@ -16,7 +16,7 @@ import pytest
 import websockets
 
 from hal.zones import LINES, ZONES
-from web.hub import Hub, Sink, refuse
+from web.hub import Hub
 from web.server import WebServer
 
 CHROMIUM = os.environ.get("TRICTRAC_CHROMIUM", "/usr/bin/chromium")
@@ -97,11 +97,6 @@ class Recorder:
     def __call__(self, action: Any) -> str | None:
         self.actions.append(action)
         return self.refusal
-
-
-def hub_with(sink: Sink = refuse, web_sides: tuple[str, ...] = ()) -> Hub:
-    """A hub with a sink and the colours the browser plays."""
-    return Hub(sink, web_sides)
 
 
 async def receive(ws: Any, kind: str, timeout: float = WAIT) -> dict[str, Any]:
