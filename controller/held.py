@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .rules.turn import TurnMap
-from .rules.values import Play, Roll
+from .rules.values import Play, Position, Roll
 from .tracking import BoardReading, Kind, Tracker
 
 MAX_FINISHED_TRIED = 3
@@ -62,13 +62,13 @@ def _finished(
     settled: list[int] = []
     in_hand: list[int] = []
     transient: list[int] = []
-    deeper: list[tuple[int, Tracker, int]] = []
+    deeper: list[tuple[int, Tracker, int, tuple[Roll, ...]]] = []
     for key in tried:
         after = turn_map.position_of(key).with_turn(turn_map.mover.opponent)
         if after.winner() is not None:
             continue  # the winning play ends the game as soon as the board shows it
-        follower = TurnMap(turn_map.rules, after, rolls[0])
-        if follower.passes:
+        follower, rest = _next_turn(turn_map, after, rolls)
+        if follower is None:
             continue
         tracker = Tracker(follower)
         verdict = tracker.judge(reading, follower.start)
@@ -79,7 +79,7 @@ def _finished(
         elif verdict.kind is not Kind.WRONG:
             transient.append(key)
         else:
-            deeper.append((key, tracker, follower.start))
+            deeper.append((key, tracker, follower.start, rest))
     # a board the next turn shows settled decides, and so does one play with only the next
     # player's checkers in a hand; a hit under way does not (the next player lifting a blot
     # looks like that blot hit and in the hand, a checker slid over the points crosses boards
@@ -90,8 +90,21 @@ def _finished(
         return Finished(turn_map.play_to(in_hand[0]))
     if in_hand or transient:
         return Undecided()
-    if depth > 1 and len(rolls) > 1:
-        for key, tracker, start in deeper:
-            if isinstance(_finished(tracker, rolls[1:], reading, start, depth - 1), Finished):
+    if depth > 1:
+        for key, tracker, start, rest in deeper:
+            if rest and isinstance(_finished(tracker, rest, reading, start, depth - 1), Finished):
                 return Finished(turn_map.play_to(key))
     return None
+
+
+def _next_turn(turn_map: TurnMap, after: Position, rolls: tuple[Roll, ...]) -> tuple[TurnMap | None, tuple[Roll, ...]]:
+    """The turn that plays on from ``after`` with the held ``rolls``, and the rolls left: the
+    next player's, or, when their roll passes (no legal move), the mover's again with the
+    roll after it (a closed board: one player moves twice running)."""
+    follower = TurnMap(turn_map.rules, after, rolls[0])
+    if not follower.passes:
+        return follower, rolls[1:]
+    if len(rolls) < 2:
+        return None, ()
+    again = TurnMap(turn_map.rules, after.with_turn(turn_map.mover), rolls[1])
+    return (None, ()) if again.passes else (again, rolls[2:])
