@@ -250,3 +250,25 @@ def test_a_stopped_server_frees_its_port_and_a_busy_port_is_one_line() -> None:
         assert again.port == port and get(again, "/api/health").json()["ok"]
     with pytest.raises(OSError, match="cannot listen on no-such-host.invalid"):
         WebServer(hub, "no-such-host.invalid", 0).start()
+
+
+@pytest.mark.parametrize("origin, plays", [(None, True), ("http://evil.example", False), ("null", False), ("same", True)])
+def test_another_sites_page_may_watch_but_not_play(origin: str | None, plays: bool) -> None:
+    sink = Recorder()
+    hub = Hub(sink, ("white",))
+    hub.publish(sample_state())
+
+    async def scene(server: WebServer) -> None:
+        sent = f"http://127.0.0.1:{server.port}" if origin == "same" else origin
+        client = await websockets.connect(server.url.replace("http://", "ws://") + "ws", origin=sent)
+        hello = await receive(client, "hello")
+        assert hello["can_play"] is plays
+        assert (await receive(client, "state"))["state"]["version"] == 1
+        await client.send('{"type": "throw"}')
+        if not plays:
+            assert "does not play this board" in (await receive(client, "error"))["message"]
+        await client.close()
+
+    with serving(hub) as server:
+        asyncio.run(scene(server))
+    assert sink.actions == ([Throw()] if plays else [])

@@ -12,6 +12,7 @@ import asyncio
 import json
 import secrets
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
@@ -22,25 +23,35 @@ GONE = (WebSocketDisconnect, OSError, RuntimeError)
 """What a send or receive raises once the browser has gone (it may go mid-send)."""
 
 
-def may_play(token: str | None, offered: str | None) -> bool:
-    """Whether a browser may act: always without a token, else only with the same token."""
-    if token is None:
-        return True
-    return offered is not None and secrets.compare_digest(offered.encode(), token.encode())
+def play_refusal(token: str | None, offered: str | None, origin: str | None = None, host: str | None = None) -> str | None:
+    """Why a browser may only watch, or None when it may act: it needs the token when there is
+    one, and must come from the board's own page (a browser always sends its page's
+    ``Origin``; another site's page opening this socket, WebSockets knowing no same-origin
+    rule, may watch but not play)."""
+    if origin is not None and urlsplit(origin).netloc.lower() != (host or "").lower():
+        return f"watching only: a page from {origin} does not play this board"
+    if token is not None and (offered is None or not secrets.compare_digest(offered.encode(), token.encode())):
+        return "watching only: playing needs the token (open the page as /?token=...)"
+    return None
 
 
 class Feed:
     """One browser's connection: the hello, the states, and its actions into the hub."""
 
-    def __init__(self, websocket: WebSocket, hub: Hub, can_play: bool) -> None:
+    def __init__(self, websocket: WebSocket, hub: Hub, refusal: str | None) -> None:
         self.websocket = websocket
         self.hub = hub
-        self.can_play = can_play
+        self.refusal = refusal
+        """Why this browser only watches; None when it may act."""
+        self.can_play = refusal is None
         self._send_lock = asyncio.Lock()
 
     async def run(self) -> None:
         """Serve the browser until it goes (or the server stops); never raises for a lost peer."""
-        await self.websocket.accept()
+        try:
+            await self.websocket.accept()
+        except GONE:
+            return
         subscriber = self.hub.subscribe()
         sender: asyncio.Task[None] | None = None
         try:
@@ -86,8 +97,8 @@ class Feed:
             action = parse_action(data)
         except ActionError as error:
             return str(error)
-        if not self.can_play:
-            return "watching only: playing needs the token (open the page as /?token=...)"
+        if self.refusal is not None:
+            return self.refusal
         try:
             return self.hub.act(action)
         except Exception as error:  # a sink's failure is one line to the browser, not a lost socket

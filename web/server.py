@@ -23,7 +23,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from .feed import Feed, may_play
+from .feed import Feed, play_refusal
 from .hub import Hub
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -78,7 +78,9 @@ def create_app(hub: Hub, *, records: Path | None, token: str | None) -> Starlett
                             headers={"X-Content-Type-Options": "nosniff", **NO_STORE})
 
     async def feed(websocket: WebSocket) -> None:
-        await Feed(websocket, hub, may_play(token, websocket.query_params.get("token"))).run()
+        headers = websocket.headers
+        refusal = play_refusal(token, websocket.query_params.get("token"), headers.get("origin"), headers.get("host"))
+        await Feed(websocket, hub, refusal).run()
 
     async def http_error(request: Request, error: Exception) -> Response:
         status = error.status_code if isinstance(error, HTTPException) else 500
