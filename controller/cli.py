@@ -421,9 +421,21 @@ def _run_board(args, config, controller, begin, journal, say, stdin) -> int:  # 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     """Whole games headless through the full controller, with the soak figures."""
+    from simulator.engine_player import strategy
     from simulator.table import TableReport, simulate
 
     settings, _ = _settings(args)
+    try:
+        strategy(args.white), strategy(args.black)
+    except ValueError as error:
+        raise CliError(f"--white/--black: {error}") from None
+    if "builtin" in (args.white.split(":")[0], args.black.split(":")[0]):
+        from controller.engine import Engine, EngineError, WeightsError
+
+        try:
+            Engine(settings.rules, "intermediate")
+        except (EngineError, WeightsError) as error:
+            raise CliError(f"builtin player: {error}") from None
     tty = sys.stderr.isatty() and not args.json
 
     def progress(done: int, report: TableReport) -> None:
@@ -437,12 +449,14 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         check_records_folder(args.records)
     settle_after_startup()
     report = simulate(settings, args.games, seed=args.seed, noise=args.noise, illegal_rate=args.illegal_rate,
-                      records=args.records, progress=progress, link=args.link, hands=args.hands, speed=args.speed)
+                      records=args.records, progress=progress, link=args.link, hands=args.hands, speed=args.speed,
+                      players=lambda: (strategy(args.white), strategy(args.black)))
     if tty:
         sys.stderr.write("\n")
     figures = report.as_json()
     if args.json:
-        out.write(json.dumps({"rules": settings.rules.name, **figures}) + "\n")
+        players = {"white": args.white, "black": args.black}
+        out.write(json.dumps({"rules": settings.rules.name, "players": players, **figures}) + "\n")
     else:
         cpu = report.cpu_per_snapshot()
         out.write(
@@ -453,6 +467,8 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
             f"false warnings {len(report.false_warnings)}\n"
             f"CPU per snapshot: median {cpu['median_ms']:.3f} ms, p99 {cpu['p99_ms']:.3f} ms "
             f"({report.snapshots} snapshots)\n"
+            f"wins: White ({args.white}) {report.wins['white']}, Black ({args.black}) {report.wins['black']}; "
+            f"points: White {report.points['white']}, Black {report.points['black']}\n"
         )
         for line in report.mismatches[:10]:
             out.write(f"mismatch: {line}\n")
@@ -643,6 +659,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the players' pace (1: a person's)")
     sim.add_argument("--records", type=cli_args.file_path, help="folder for each game's .mat record")
     sim.add_argument("--json", action="store_true")
+    sim.add_argument("--white", default="random", help="White's player: random, greedy or builtin[:beginner|intermediate|best]")
+    sim.add_argument("--black", default="random", help="Black's player (as --white)")
     sim.add_argument("--link", choices=("direct", "serial"), default="direct",
                      help="serial: through the firmware on a virtual device and a real pyserial link")
     sim.set_defaults(func=cmd_simulate)

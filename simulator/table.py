@@ -76,9 +76,15 @@ class TableReport:
     snapshots: int = 0
     mismatches: list[str] = field(default_factory=list)
     virtual_seconds: float = 0.0
+    wins: dict[str, int] = field(default_factory=lambda: {"white": 0, "black": 0})
+    points: dict[str, int] = field(default_factory=lambda: {"white": 0, "black": 0})
+    """Games won and points scored per colour (finished games only)."""
 
     def merge(self, other: TableReport) -> None:
         """Add another session's counts to these."""
+        for colour in ("white", "black"):
+            self.wins[colour] += other.wins[colour]
+            self.points[colour] += other.points[colour]
         self.games += other.games
         self.finished += other.finished
         self.plays_made += other.plays_made
@@ -112,6 +118,8 @@ class TableReport:
             "cpu_per_snapshot": self.cpu_per_snapshot(),
             "cpu_per_roll": timing(self.roll_ns),
             "virtual_hours": round(self.virtual_seconds / 3600, 2),
+            "wins": dict(self.wins),
+            "points": dict(self.points),
             "mismatches": self.mismatches[:20],
         }
 
@@ -449,21 +457,30 @@ def simulate(
     link: str = "direct",
     hands: str = "plain",
     speed: float = 1.0,
+    players: Callable[[], tuple[Strategy, Strategy]] | None = None,
 ) -> TableReport:
     """Play ``games`` one-game matches headless through the full controller; the merged report.
     ``link="serial"`` puts the firmware on a virtual device and a BoardLink over a pty in between
     (the sensor noise is then the hall sensors' own; ``noise`` applies to the plain path).
     ``hands="real"`` turns on every hand habit of ``Behaviour.real_hands``; ``speed`` is the
-    players' pace against a person's."""
+    players' pace against a person's.  ``players`` makes each game's White and Black
+    strategies (random by default)."""
     total = TableReport()
     if hands == "real":
         behaviour = Behaviour.real_hands(illegal_rate=illegal_rate, speed=speed)
     else:
         behaviour = Behaviour(illegal_rate=illegal_rate, speed=speed)
     for n in range(games):
-        table = Table(settings, seed=seed * 100_003 + n, noise=NoiseModel.scaled(noise), behaviour=behaviour, link=link)
+        table = Table(settings, seed=seed * 100_003 + n, noise=NoiseModel.scaled(noise), behaviour=behaviour, link=link,
+                      players=players() if players is not None else None)
         try:
-            total.merge(table.play_match())
+            report = table.play_match()
+            for game in table.truth:
+                result = game.result()
+                if result is not None:
+                    report.wins[result.winner.value] += 1
+                    report.points[result.winner.value] += result.points
+            total.merge(report)
         finally:
             table.close()
         if records is not None:  # named by seed and game, so another run never overwrites them
