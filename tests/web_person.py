@@ -6,15 +6,28 @@ Done.  Tests use it to play whole games through ``simulator.live_table.LiveTable
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from controller.journal import Journal
+from controller.machine import Controller, Output, Settings
 from controller.notation.position_json import position_from_json
+from controller.records.matfile import read_mat
+from controller.records.replay import replay
+from controller.rules.registry import get_rule_set
 from controller.rules.geometry import Geometry
 from controller.rules.values import Colour, Move, Play, Roll
 from hal.interfaces import Button
 from hal.zones import TRAY, WAITING, Checker
+from simulator.live_table import LiveTable
+from simulator.players import GreedyPlayer, RandomPlayer
+from simulator.table import Table
+from web.hub import Hub
+from web.session import Publisher, live_sink
+from web.view import StateView
 
 
 def zone_of(geometry: Geometry, colour: Colour, point: int) -> str:
@@ -82,3 +95,51 @@ def play_by_hand(table: Any, read: Callable[[], dict[str, Any]], geometry: Geome
             time.sleep(0.1)
             table.press(Button.DONE)
     return plays
+
+
+class LiveSession:
+    """A one-game match at a live table as ``trictrac run --web`` composes it: a controller
+    with a journal and records in ``folder``, its states published to a hub, the table on
+    the wall clock with ``people`` played from outside and a greedy player for the rest;
+    the warnings given and the hand actions refused are kept."""
+
+    def __init__(self, rules: str, people: set[Colour], folder: Path, seed: int, speed: float,
+                 players: dict[str, str] | None = None) -> None:
+        self.controller = Controller(Settings(get_rule_set(rules), match_length=1))
+        self.hub = Hub(web_sides=tuple(sorted(c.value for c in people)))
+        self.publish = Publisher(self.hub, StateView(self.controller, players), hand=lambda: self.table.sim.board.hand)
+        self.warnings: list[Output] = []
+        self.errors: list[str] = []
+        self.journal = Journal(folder / "journal.jsonl")
+        self.records = folder / "records"
+        self.table = Table(self.controller.settings, seed=seed, players=(RandomPlayer(), GreedyPlayer()),
+                           controller=self.controller, observer=self._observe, journal=self.journal, records=self.records)
+        self.live = LiveTable(self.table, frozenset(people), speed=speed, on_error=self.errors.append)
+        self.hub.sink = live_sink(self.live)
+        self.publish()
+        self.thread = threading.Thread(target=self.live.run, kwargs={"until": self.over}, daemon=True)
+
+    def _observe(self, out: Output) -> None:
+        self.publish(out)
+        if out.warning is not None:
+            self.warnings.append(out)
+
+    def over(self) -> bool:
+        """The match has a winner."""
+        return self.controller.match.winner() is not None
+
+    def close(self) -> None:
+        """Stop the table's loop and close the journal."""
+        self.live.stop()
+        self.thread.join(10)
+        self.journal.close()
+
+    def recorded_as_played(self) -> bool:
+        """The match's one record replays to the controller's game, turn by turn, and its result."""
+        game = self.controller.match.games[0]
+        records = list(self.records.glob("*.mat"))
+        if len(records) != 1:
+            return False
+        replayed = replay(read_mat(records[0].read_text())).games[0]
+        return ([(t.colour, t.roll, t.after) for t in replayed.turns] == [(t.colour, t.roll, t.after) for t in game.turns()]
+                and replayed.result == game.result())
