@@ -47,7 +47,7 @@ def wilson(wins: int, games: int) -> tuple[float, float]:
 
 
 def play_game(rules: RuleSet, players: tuple[Strategy, Strategy], rng: random.Random,
-              timed: int, times: list[float]) -> int:
+              timed: int, times: list[float], cpu: list[float]) -> int:
     """One game between player 0 and player 1; the points player ``timed`` won (negative: lost)."""
     game = Game(rules, cube_allowed=False)
     while game.opening is None:
@@ -62,10 +62,11 @@ def play_game(rules: RuleSet, players: tuple[Strategy, Strategy], rng: random.Ra
         if not plays:
             game.play(roll, Play())
             continue
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         play = players[index].choose(rules, game.position, roll, plays, rng)
         if index == timed:
             times.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - cpu_started)
         game.play(roll, play)
     result = game.result()
     assert result is not None
@@ -77,25 +78,33 @@ def pairing(rules: RuleSet, level: str, opponent: str, games: int, seed: int) ->
     engine = BuiltinPlayer(level)
     points: list[int] = []
     times: list[float] = []
+    cpu: list[float] = []
     for n in range(games):
         rng = random.Random(f"{seed}:{rules.name}:{opponent}:{n}")
         other = strategy(opponent)
         seats = (engine, other) if n % 2 == 0 else (other, engine)
-        points.append(play_game(rules, seats, rng, n % 2, times))
+        points.append(play_game(rules, seats, rng, n % 2, times, cpu))
     wins = sum(1 for p in points if p > 0)
     low, high = wilson(wins, games)
     mean = statistics.fmean(points)
     half = Z * statistics.stdev(points) / math.sqrt(games) if games > 1 else float("inf")
-    times.sort()
     return {
         "rules": rules.name, "engine": f"builtin:{level}", "opponent": opponent, "games": games, "wins": wins,
         "win_rate": wins / games, "win_rate_ci95": [round(low, 4), round(high, 4)],
         "points_per_game": round(mean, 4), "points_per_game_ci95": [round(mean - half, 4), round(mean + half, 4)],
         "decisions": len(times),
-        "decision_ms": {"median": round(1000 * statistics.median(times), 2),
-                        "p99": round(1000 * times[int(0.99 * (len(times) - 1))], 2),
-                        "max": round(1000 * times[-1], 2)} if times else {},
+        "decision_ms": _timing(times),
+        "decision_cpu_ms": _timing(cpu),
     }
+
+
+def _timing(seconds: list[float]) -> dict[str, float]:
+    """Median, p99 and maximum of times in seconds, in ms."""
+    times = sorted(seconds)
+    if not times:
+        return {}
+    return {"median": round(1000 * statistics.median(times), 2),
+            "p99": round(1000 * times[int(0.99 * (len(times) - 1))], 2), "max": round(1000 * times[-1], 2)}
 
 
 def gnubg_available() -> str | None:
@@ -125,11 +134,12 @@ def main(argv: list[str] | None = None) -> int:
             if not args.json:
                 low, high = row["win_rate_ci95"]  # type: ignore[misc]
                 plow, phigh = row["points_per_game_ci95"]  # type: ignore[misc]
-                ms = row["decision_ms"]
+                ms, cpu = row["decision_ms"], row["decision_cpu_ms"]
                 print(f"{name:14} {row['engine']} vs {opponent:7} {row['wins']:4}/{row['games']} won "
                       f"{100 * row['win_rate']:5.1f}% [{100 * low:.1f}, {100 * high:.1f}]  "  # type: ignore[operator]
                       f"points/game {row['points_per_game']:+.3f} [{plow:+.3f}, {phigh:+.3f}]  "
-                      f"decision median {ms.get('median', 0)} ms p99 {ms.get('p99', 0)} ms", flush=True)  # type: ignore[union-attr]
+                      f"decision wall median {ms.get('median', 0)} p99 {ms.get('p99', 0)} ms, "  # type: ignore[union-attr]
+                      f"CPU median {cpu.get('median', 0)} p99 {cpu.get('p99', 0)} ms", flush=True)  # type: ignore[union-attr]
         where = gnubg_available()
         skipped = ("gnubg at 0 ply: installed as " + where + ", but the gnubg player is not built yet "
                    "(issue 10 part 2): pairing skipped") if where else \

@@ -29,6 +29,9 @@ BEGINNER_NOISE = 0.35
 TWO_PLY_CANDIDATES = 3
 """How many of the best 1-ply plays ``best`` looks at 2 ply (kept small for ~100 ms a move)."""
 TWO_PLY_MARGIN = 0.25
+TWO_PLY_BOARDS = 6000
+"""The most reply boards one ``best`` decision looks at: past it the search stops with the
+candidates done (at least two, else the 1-ply choice), keeping a decision near 100 ms here."""
 """Only candidates within this many points of the 1-ply best are searched deeper."""
 ROLLS: tuple[tuple[Roll, float], ...] = tuple(
     (Roll(a, b), (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7)
@@ -75,8 +78,9 @@ class Evaluator:
         """Expected points of each board for the side that has just moved."""
         return equity(self.probabilities(keys), self.weights)
 
-    def reply_equity(self, key: int) -> float:
-        """The 2-ply value of a board the mover leaves: every opponent roll, its best answer."""
+    def reply_equity(self, key: int, limit: int) -> tuple[float, int] | None:
+        """The 2-ply value of a board the mover leaves (every opponent roll, its best answer)
+        and how many boards that took; None when it would take more than ``limit`` boards."""
         theirs = swap(key, self.mirrored)
         boards: list[int] = []
         bounds: list[int] = []
@@ -84,9 +88,11 @@ class Evaluator:
             _, ends = self.rules.final_plays(theirs, roll)
             boards.extend(ends if ends else (theirs,))  # a pass: the board stands, the opponent "has moved"
             bounds.append(len(boards))
+            if len(boards) > limit:
+                return None
         values = self.equities(boards)
         best = np.maximum.reduceat(values, [0] + bounds[:-1])
-        return -float(best @ _CHANCES)
+        return -float(best @ _CHANCES), len(boards)
 
 
 class Engine:
@@ -137,7 +143,16 @@ class Engine:
         order = [int(i) for i in order if values[i] >= values[best] - TWO_PLY_MARGIN]
         if len(order) == 1:
             return best
-        deep = [self.evaluator.reply_equity(ends[i]) for i in order]
+        deep: list[float] = []
+        budget = TWO_PLY_BOARDS  # counted in boards, not time: the choice stays a pure function
+        for index in order:
+            found = self.evaluator.reply_equity(ends[index], budget)
+            if found is None:
+                break
+            deep.append(found[0])
+            budget -= found[1]
+        if len(deep) < 2:
+            return best
         return order[int(np.argmax(deep))]
 
     def evaluate(self, position: Position) -> Evaluation:
