@@ -92,3 +92,17 @@ def test_successors_of_enter_only_keeps_the_entries(case, min_bar: int, pool: in
             if (board >> state.BAR_SHIFT) & 15 == pool:
                 keys = [key for move, key in zip(moves, keys) if move.frm == 25]
             assert table[board] == list(keys)
+
+
+@SETTINGS
+@given(
+    st.lists(st.integers(min_value=0, max_value=15), min_size=26, max_size=26),
+    st.lists(st.integers(min_value=-2, max_value=40), min_size=26, max_size=26),
+    st.booleans(),
+)
+def test_pack_reads_the_counts_as_hex_digits(mover: list[int], opponent: list[int], mirrored: bool) -> None:
+    """The packed key of any counts, a sensor fault's too, is the field-by-field one."""
+    assert state.pack(mover, opponent, mirrored) == state._pack_fields(mover, opponent, mirrored)
+    assert state.pack(tuple(mover), tuple(opponent), mirrored) == state._pack_fields(mover, opponent, mirrored)
+    clipped = [min(count, 15) for count in opponent if count >= 0] + [0] * sum(count < 0 for count in opponent)
+    assert state.pack(mover, clipped, mirrored) == state._pack_fields(mover, clipped, mirrored)

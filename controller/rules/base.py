@@ -85,6 +85,16 @@ def _chunk_moves(die: int, chunk: int, bits: int) -> tuple[tuple[Move, ...], tup
     return tuple(moves), tuple(deltas)
 
 
+def _possible(key: int) -> bool:
+    """No point of the packed board holds both colours, and not both sides are all off:
+    ``RuleSet.validate``'s checks, with a few masks."""
+    x = key & _BOARD
+    y = (key >> _OPP_SHIFT_BITS) & _BOARD  # the opponent on my points 1-24
+    if (x | x >> 1 | x >> 2 | x >> 3) & (y | y >> 1 | y >> 2 | y >> 3) & _ONES:
+        return False
+    return not (key & 15 == CHECKERS and (key >> _OPP_SHIFT_BITS) & 15 == CHECKERS)
+
+
 @dataclass(frozen=True, slots=True)
 class Opening:
     """The outcome of the opening throws: who moves first, with which colour and roll.
@@ -180,6 +190,12 @@ class RuleSet:
 
     def validate(self, position: Position) -> Position:
         """Return ``position`` if it is possible under these rules, else raise PositionError."""
+        if _possible(self.board_key(position)):
+            return position
+        return self._name_fault(position)
+
+    def _name_fault(self, position: Position) -> Position:
+        """``validate`` one check at a time, to name what is wrong (the position if nothing is)."""
         for point in range(1, 25):
             white = position.white[point]
             black = position.black[self.opponent_point(point)]
@@ -202,13 +218,7 @@ class RuleSet:
         (or when a subclass adds checks of its own)."""
         if type(self).validate is not RuleSet.validate:
             return self.validate(position)
-        x = key & _BOARD
-        y = (key >> _OPP_SHIFT_BITS) & _BOARD  # the opponent on my points 1-24
-        if (x | x >> 1 | x >> 2 | x >> 3) & (y | y >> 1 | y >> 2 | y >> 3) & _ONES:
-            return self.validate(position)
-        if key & 15 == CHECKERS and (key >> _OPP_SHIFT_BITS) & 15 == CHECKERS:
-            return self.validate(position)
-        return position
+        return position if _possible(key) else self._name_fault(position)
 
     # -- packed boards (controller.rules.state) ----------------------------------------
     def board_key(self, position: Position) -> int:
@@ -218,7 +228,7 @@ class RuleSet:
     def key_of(self, mover: Sequence[int], opponent: Sequence[int]) -> int:
         """The packed board of these counts (each side in its own numbering, 26 each, at
         most 15), even counts no position allows (checkers in a hand, a hit under way)."""
-        return st.pack(tuple(mover), tuple(opponent), self.MIRRORED)
+        return st.pack(mover, opponent, self.MIRRORED)
 
     def position_of(self, key: int, mover: Colour) -> Position:
         """The position a packed board (seen by ``mover``) stands for, ``mover`` to move."""

@@ -10,7 +10,7 @@ masks, which keeps legal-play generation within the Raspberry Pi's budget.
 from __future__ import annotations
 
 from itertools import repeat
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
 from .values import BAR, Move
 
@@ -94,8 +94,24 @@ def count(state: int, field: int) -> int:
     return (state >> SHIFT[field]) & NIBBLE
 
 
-def pack(mover: tuple[int, ...], opponent: tuple[int, ...], mirrored: bool) -> int:
-    """The packed board of a position seen by ``mover`` (both sides in own numbering)."""
+_TO_HEX = bytes(b"0123456789abcdef"[i] if i < 16 else ord("g") for i in range(256))
+"""A count as its hex digit (one field); 16 and more as no digit at all."""
+
+
+def pack(mover: Sequence[int], opponent: Sequence[int], mirrored: bool) -> int:
+    """The packed board of a position seen by ``mover`` (both sides in own numbering).
+
+    One hex digit is one field, so the key is read from the counts in one C-level call;
+    counts that do not fit a field (sensor faults) are packed field by field as ever."""
+    try:
+        theirs = opponent[1:25] if mirrored else opponent[24:0:-1]
+        return int(bytes((opponent[25], *theirs, opponent[0], *mover[25::-1])).translate(_TO_HEX), 16)
+    except ValueError:  # a count below 0 or above 15
+        return _pack_fields(mover, opponent, mirrored)
+
+
+def _pack_fields(mover: Sequence[int], opponent: Sequence[int], mirrored: bool) -> int:
+    """``pack`` one field at a time, whatever the counts."""
     state = 0
     for i in range(26):
         state |= mover[i] << SHIFT[i]

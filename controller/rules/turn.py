@@ -397,11 +397,10 @@ class TurnMap:
 
     def next_moves(self, key: int) -> tuple[Move, ...]:
         """The single moves that may come next from a legal board."""
-        seen: dict[Move, None] = {}
-        for node in self._nodes(key):
-            for move, _ in self.good_children(node):
-                seen[move] = None
-        return tuple(seen)
+        nodes = self._nodes(key)
+        if len(nodes) == 1:  # one node's moves differ by origin or die: no two alike
+            return tuple([move for move, _ in self.good_children(nodes[0])])
+        return tuple(dict.fromkeys(move for node in nodes for move, _ in self.good_children(node)))
 
     def destinations(self, key: int, frm: Point) -> tuple[Point, ...]:
         """Where a checker lifted from ``frm`` may end: each die and each sum of dice."""
