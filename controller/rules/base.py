@@ -74,6 +74,19 @@ def _chunk(table: dict[int, tuple[tuple[Move, ...], tuple[int, ...]]], die: int,
     return found
 
 
+_DELTAS: tuple[list[dict[int, tuple[int, ...]]], ...] = tuple([{}, {}, {}] for _ in range(7))
+"""``_DELTAS[die][c][bits]``: the key changes alone of ``_CHUNKS[die][c][bits]`` (what
+``successors_of`` needs), kept the same way."""
+
+
+def _chunk_deltas(table: dict[int, tuple[int, ...]], die: int, chunk: int, bits: int) -> tuple[int, ...]:
+    """Find and keep the key changes of one pattern (see ``_DELTAS``); a full table starts afresh."""
+    if len(table) >= _CHUNK_LIMIT:
+        table.clear()
+    found = table[bits] = _chunk_moves(die, chunk, bits)[1]
+    return found
+
+
 def _chunk_moves(die: int, chunk: int, bits: int) -> tuple[tuple[Move, ...], tuple[int, ...]]:
     moves: list[Move] = []
     deltas: list[int] = []
@@ -361,18 +374,20 @@ class RuleSet:
 
     def successors_of(
         self, boards: Iterable[int], die: int, min_bar: int = -1, enter_only: int = -1
-    ) -> tuple[dict[int, list[int]], list[int]]:
-        """The keys ``successors(board, die, min_bar)`` leaves from every board, in one call:
-        {board: keys}, and every key board by board, in the same order.  The turn map
-        expands a whole level at once: the tables and flags are looked up once, and no move
-        is built (``successors`` pairs them up for the few boards asked about).  A board
-        whose bar holds ``enter_only`` checkers moves only from the bar (the last die of a
-        play that must still enter, see ``ENTRY_COMPULSORY``)."""
-        out: dict[int, list[int]] = {}
+    ) -> tuple[list[int], list[int]]:
+        """The keys ``successors(board, die, min_bar)`` leaves from each board, in one call
+        and one list, board after board; and where each board's keys start in it (one entry
+        a board, then the list's length).  The turn map expands a whole level at once: the
+        tables and flags are looked up once, and no move and no list a board is built
+        (``successors`` pairs the moves up for the few boards asked about).  A board whose
+        bar holds ``enter_only`` checkers moves only from the bar (the last die of a play
+        that must still enter, see ``ENTRY_COMPULSORY``)."""
+        starts: list[int] = []
+        mark = starts.append
         reached: list[int] = []
-        extend = reached.extend
+        add = reached.append
         align, landing, bear_off = _ALIGN[die], _LANDING[die], _BEAR_OFF[die]
-        low_table, middle_table, high_table = _CHUNKS[die]
+        low_table, middle_table, high_table = _DELTAS[die]
         plain = st.STEP_PLAIN[die]
         hitting = self.HITTING
         bar_first = self.ENTER_ALL_FIRST
@@ -380,6 +395,7 @@ class RuleSet:
         all_ones, bar_shift, bar_bit, chunk_mask = _ALL_ONES, _BAR_SHIFT, _BAR_BIT, _CHUNK_MASK
         with_bar, without_bar = _FROM_BOARD_AND_BAR[BAR], _FROM_BOARD[BAR]
         for state in boards:
+            mark(len(reached))
             above = state >> 1 | state >> 2 | state >> 3
             occupied = (above | state) & all_ones
             bar = (state >> bar_shift) & 15
@@ -394,24 +410,28 @@ class RuleSet:
                 code = high | (high & occupied >> align) << 1
             else:
                 code = sources & ~(occupied >> align) & landing
+            # the key changes of each nine points' pattern, high points first (as ``successors``)
             bits = code >> 72
-            deltas = (high_table.get(bits) or _chunk(high_table, die, 2, bits))[1] if bits else ()
+            if bits:
+                for delta in high_table.get(bits) or _chunk_deltas(high_table, die, 2, bits):
+                    add(state + delta)
             bits = (code >> 36) & chunk_mask
             if bits:
-                deltas += (middle_table.get(bits) or _chunk(middle_table, die, 1, bits))[1]
+                for delta in middle_table.get(bits) or _chunk_deltas(middle_table, die, 1, bits):
+                    add(state + delta)
             bits = code & chunk_mask
             if bits:
-                deltas += (low_table.get(bits) or _chunk(low_table, die, 0, bits))[1]
+                for delta in low_table.get(bits) or _chunk_deltas(low_table, die, 0, bits):
+                    add(state + delta)
             low = sources & bear_off
             if low:  # bearing off: the rules decide each checker
                 low = bear_off_points(state, die, low)
                 while low:
                     last = low.bit_length() - 1
                     low ^= 1 << last
-                    deltas += (plain[last >> 2][1],)
-            keys = out[state] = [state + delta for delta in deltas]
-            extend(keys)
-        return out, reached
+                    add(state + plain[last >> 2][1])
+        mark(len(reached))
+        return starts, reached
 
     def final_plays(self, key: int, roll: Roll) -> tuple[int, dict[int, Path]]:
         """The legal plays from the packed board ``key`` as ``(dice used, {end key: moves})``.

@@ -12,7 +12,7 @@ from typing import Iterable, Sequence
 
 from . import state as st
 from .base import RuleSet
-from .turn_plays import Dice, Group, PlayPaths
+from .turn_plays import Dice, Expansion, PlayPaths
 from .values import IllegalPlayError, Move, Play, Point, Position, Roll
 
 Node = tuple[int, tuple[int, ...]]
@@ -147,7 +147,7 @@ class TurnMap:
         expand = rules.successors_of
         # the last die from a board still showing the start's pool: only an entry may complete the play
         enter_only = ((start >> st.BAR_SHIFT) & 15 if rules.ENTRY_COMPULSORY else 0) or -1
-        raw: dict[Dice, list[Group]] = {}
+        raw: dict[Dice, list[Expansion]] = {}
         levels: list[list[tuple[Dice, dict[int, None]]]] = [[(all_dice, {start: None})]]
         for _ in all_dice:
             bands: dict[Dice, dict[int, None]] = {}
@@ -157,8 +157,8 @@ class TurnMap:
                     if i and rest[i - 1] == die:
                         continue
                     after = rest[:i] + rest[i + 1:]
-                    table, reached = expand(boards, die, min_bar, -1 if after else enter_only)
-                    groups.append((die, after, table))
+                    starts, reached = expand(boards, die, min_bar, -1 if after else enter_only)
+                    groups.append(Expansion(die, after, boards, starts, reached))
                     band = bands.get(after)
                     if band is None:
                         bands[after] = dict.fromkeys(reached)
@@ -174,8 +174,8 @@ class TurnMap:
         self._paths: PlayPaths | None = None
         """The legal play to each complete board, found when first asked for."""
         self._raw = {rest: raw[rest] for level in levels[:used] for rest, _ in level}
-        """Every node's successors, for the levels before the last: {dice left: [(a die, the
-        dice left after it, {board: the boards its moves leave})]}."""
+        """Every node's successors, for the levels before the last: {dice left: [each die
+        played from the level]}."""
         self._good = self._good_of(levels, used, finals, raw)
         """The nodes that reach a legal play, level by level: {dice left: {board: dice left}}."""
         self._edges: dict[Node, list[tuple[Move, Node]]] = {}
@@ -211,7 +211,7 @@ class TurnMap:
 
     def _good_of(
         self, levels: list[list[tuple[Dice, dict[int, None]]]], used: int, finals: dict[int, None] | set[int],
-        raw: dict[Dice, list[Group]],
+        raw: dict[Dice, list[Expansion]],
     ) -> dict[Dice, dict[int, Dice]]:
         """The nodes that reach a legal play: the last level's finals, then back up level by
         level (a board is good when one of its moves leaves a good board)."""
@@ -229,20 +229,20 @@ class TurnMap:
             for rest, boards in level:
                 groups = raw[rest]
                 if len(groups) == 1:
-                    _, after, table = groups[0]
-                    reached = good.get(after)
+                    group = groups[0]
+                    reached = good.get(group.after)
                     if not reached:
                         kept: list[int] = []
-                    elif len(reached) == sizes[after]:  # every board one die on is good
-                        kept = [board for board, keys in table.items() if keys]
+                    elif len(reached) == sizes[group.after]:  # every board one die on is good
+                        kept = [board for board, first, end in group.spans() if first != end]
                     else:
-                        disjoint = reached.keys().isdisjoint
-                        kept = [board for board, keys in table.items() if not disjoint(keys)]
+                        disjoint, keys = reached.keys().isdisjoint, group.reached
+                        kept = [board for board, first, end in group.spans() if not disjoint(keys[first:end])]
                 else:
                     kept = [
                         board for board in boards
-                        if any(good.get(after) and not good[after].keys().isdisjoint(table[board])
-                               for _, after, table in groups)
+                        if any(good.get(group.after) and not good[group.after].keys().isdisjoint(group.leaves(board))
+                               for group in groups)
                     ]
                 good[rest] = dict.fromkeys(kept, rest)
         return good
@@ -293,7 +293,7 @@ class TurnMap:
     def _expanded(self, node: Node) -> bool:
         """Is ``node`` on a level before the last (its moves were generated)?"""
         groups = self._raw.get(node[1])
-        return groups is not None and node[0] in groups[0][2]
+        return groups is not None and node[0] in groups[0]
 
     def _nodes(self, key: int) -> tuple[Node, ...] | list[Node]:
         """The nodes of a legal board, the fewest dice used first; () for any other board."""

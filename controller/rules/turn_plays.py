@@ -4,7 +4,7 @@ same order), and only when asked for: at the end of a turn, not at the roll."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Iterator, Mapping
 
 from . import state as st
 from .values import BAR, IllegalPlayError, Move, Play, Roll
@@ -14,9 +14,32 @@ if TYPE_CHECKING:
 
 Dice = tuple[int, ...]
 """The dice still to play, high first."""
-Group = tuple[int, Dice, dict[int, list[int]]]
-"""One die played from each board of a level: the die, the dice left after it, and {board:
-the boards its moves leave} as ``RuleSet.successors_of`` gives them."""
+
+
+class Expansion:
+    """One die played from every board of a level: the boards its moves leave, board after
+    board in one list, as ``RuleSet.successors_of`` gives them (no list a board)."""
+
+    __slots__ = ("die", "after", "boards", "starts", "reached", "_index")
+
+    def __init__(self, die: int, after: Dice, boards: Mapping[int, None], starts: list[int], reached: list[int]) -> None:
+        self.die, self.after, self.boards, self.starts, self.reached = die, after, boards, starts, reached
+        self._index: dict[int, int] | None = None
+
+    def __contains__(self, board: int) -> bool:
+        return board in self.boards
+
+    def spans(self) -> Iterator[tuple[int, int, int]]:
+        """Each board with where its successors start and end in ``reached``."""
+        starts = self.starts
+        return zip(self.boards, starts, starts[1:])
+
+    def leaves(self, board: int) -> list[int]:
+        """The boards the moves of ``die`` leave from ``board`` (a board of the level)."""
+        if self._index is None:
+            self._index = {b: i for i, b in enumerate(self.boards)}
+        i = self._index[board]
+        return self.reached[self.starts[i]:self.starts[i + 1]]
 
 
 class PlayPaths:
@@ -24,7 +47,7 @@ class PlayPaths:
 
     def __init__(
         self, rules: RuleSet, roll: Roll, start: int, min_bar: int, dice_to_use: int,
-        finals: Mapping[int, None] | set[int], raw: Mapping[Dice, list[Group]],
+        finals: Mapping[int, None] | set[int], raw: Mapping[Dice, list[Expansion]],
     ) -> None:
         self.rules, self.roll, self.start, self.min_bar = rules, roll, start, min_bar
         self.dice_to_use, self.finals, self.raw = dice_to_use, finals, raw
@@ -56,7 +79,7 @@ class PlayPaths:
         """The moves ``RuleSet.final_plays`` gives for complete board ``key``, found alone."""
         if not self.roll.is_double:
             start = self.start
-            by_die = {die: table[start] for die, _, table in self.raw[self.dice]}
+            by_die = {group.die: group.leaves(start) for group in self.raw[self.dice]}
             if self.dice_to_use == 1:  # one die: the higher if it can be played at all (then every final is one)
                 for die in self.dice:
                     if key in by_die[die]:
@@ -66,9 +89,9 @@ class PlayPaths:
                     keys = by_die[die]
                     if not keys:
                         continue
-                    (_, _, later), = self.raw[(other,)]
+                    later, = self.raw[(other,)]
                     for child in keys:
-                        if key in later[child]:
+                        if key in later.leaves(child):
                             return (self._move_to(start, die, child), self._move_to(child, other, key))
             raise IllegalPlayError("no play found for a complete board")  # cannot happen
         memo: dict[tuple[int, int], tuple[int, int, Move] | None] = {}
@@ -97,12 +120,11 @@ class PlayPaths:
         if known is not memo:
             return known  # type: ignore[return-value]
         die = self.roll.first
-        (_, _, before), = self.raw[self.dice[level - 1:]]
+        before, = self.raw[self.dice[level - 1:]]
         found = None
         for frm in range(BAR, 0, -1):
             for move, delta in ((st.STEP_PLAIN[die][frm], st.STEP_HIT[die][frm]) if frm > die else (st.STEP_PLAIN[die][frm],)):
-                keys = before.get(board - delta)
-                if keys is None or board not in keys:
+                if board - delta not in before or board not in before.leaves(board - delta):
                     continue  # the move that leaves ``board`` from there is ``move``: its change is ``delta``
                 previous = self._last_move(level - 1, board - delta, memo)
                 if previous is not None and previous[0] >= frm:
