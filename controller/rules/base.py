@@ -8,7 +8,7 @@ new game joins through the registry without touching the generator.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import product, repeat
 from types import MappingProxyType
 from typing import ClassVar, Iterable, Mapping, Sequence
 
@@ -87,15 +87,33 @@ def _chunk_deltas(table: dict[int, tuple[int, ...]], die: int, chunk: int, bits:
     return found
 
 
+def _threes(die: int, group: int) -> dict[int, tuple[tuple[Move, ...], tuple[int, ...]]]:
+    """Every pattern of the three fields ``3 * group`` to ``3 * group + 2`` (points up to the
+    bar) with its moves of ``die``, high point first, and their key changes."""
+    fields = [f for f in range(3) if 3 * group + f <= BAR]
+    table = {}
+    for marks in product((0, 1, 3), repeat=len(fields)):  # no move, a move, a move that hits
+        moves = []
+        for field, mark in sorted(zip(fields, marks), reverse=True):
+            if mark:
+                moves.append((st.STEP_HIT if mark == 3 else st.STEP_PLAIN)[die][3 * group + field])
+        bits = sum(mark << (4 * field) for field, mark in zip(fields, marks))
+        table[bits] = tuple(move for move, _ in moves), tuple(delta for _, delta in moves)
+    return table
+
+
+_THREES = tuple(tuple(_threes(die, group) for group in range(9)) for die in range(7))
+"""``_THREES[die][g][bits]``: the moves of every pattern of three fields, all found at
+import (27 a table), from which a nine-field pattern met for the first time is put together."""
+
+
 def _chunk_moves(die: int, chunk: int, bits: int) -> tuple[tuple[Move, ...], tuple[int, ...]]:
-    moves: list[Move] = []
-    deltas: list[int] = []
-    for field in range(_CHUNK_FIELDS - 1, -1, -1):
-        if bits >> (4 * field) & 1:
-            move, delta = (st.STEP_HIT if bits >> (4 * field + 1) & 1 else st.STEP_PLAIN)[die][_CHUNK_FIELDS * chunk + field]
-            moves.append(move)
-            deltas.append(delta)
-    return tuple(moves), tuple(deltas)
+    """The moves and key changes of one nine-field pattern: its three three-field patterns'."""
+    threes = _THREES[die]
+    high = threes[3 * chunk + 2][bits >> 24 & 0xFFF]
+    middle = threes[3 * chunk + 1][bits >> 12 & 0xFFF]
+    low = threes[3 * chunk][bits & 0xFFF]
+    return high[0] + middle[0] + low[0], high[1] + middle[1] + low[1]
 
 
 def _possible(key: int) -> bool:
