@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from controller.journal import Journal
 from controller.machine import Controller, Output, Settings
 from controller.rules import Play, Position, Roll, RuleSet
+from controller.tracking import Kind
 from hal.interfaces import Button, ButtonEvent, DiceEvent, DiceKind, SnapshotEvent, TickEvent
 
 
@@ -47,8 +48,16 @@ class Driver:
         return self._apply(self.controller.handle(SnapshotEvent(self.time, snapshot)))
 
     def roll(self, a: int, b: int, after: float = 0.1) -> Output:
+        """Throw; a roll held over a complete play that another play passes through (the
+        hand may be carrying on) is let stand its grace time, as nothing moves here."""
         self.time += after
-        return self._apply(self.controller.handle(DiceEvent(self.time, (a, b), DiceKind.TRAY)))
+        moving = self.controller.turn_in_progress
+        out = self._apply(self.controller.handle(DiceEvent(self.time, (a, b), DiceKind.TRAY)))
+        verdict = self.controller.last_verdict
+        if (moving is not None and self.controller.turn_in_progress == moving and out.deadline is not None
+                and verdict is not None and verdict.kind is Kind.COMPLETE):
+            out = self.tick(out.deadline - self.time)
+        return out
 
     def press(self, button: Button, after: float = 0.1) -> Output:
         self.time += after
