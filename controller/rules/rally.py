@@ -18,6 +18,10 @@ START_QUARTER = 19
 
 _BLOCK_LOWS = st.low_bits(range(1, 25 - BLOCK + 1))
 """The lowest points a six-block may start on (1 to 19), as an occupancy mask."""
+_WINDOWS = tuple(st.low_bits(range(low, low + BLOCK)) for low in range(25 - BLOCK + 1))
+"""``_WINDOWS[low]``: the points ``low`` to ``low + 5`` as an occupancy mask (low 1 to 19)."""
+MOST_MOVES = 4
+"""The most checker moves one turn makes (a double)."""
 
 
 @register
@@ -86,6 +90,8 @@ class Rally(RuleSet):
         bar_mask = 15 << st.BAR_SHIFT
         pool = start & bar_mask
         before = self.forbidden_blocks(start)
+        if not self._may_make_block(start, before):
+            return [end for end in ends if end & bar_mask != pool] if pool else list(ends)
         two = self.BLOCK_NEEDS_TWO
         ones, lows = st.ONES, _BLOCK_LOWS
         out = []
@@ -99,6 +105,23 @@ class Rally(RuleSet):
                 continue
             out.append(end)
         return out
+
+    def _may_make_block(self, start: int, before: int) -> bool:
+        """Could one turn from ``start`` hold six points in a row that it does not hold as
+        a forbidden block already (``before``)?  Each move brings one checker to one point,
+        so a row short of more checkers than a turn moves cannot be made; nor, then, can
+        any ban on it (the ban needs the row first)."""
+        held = st.occupied(start)
+        two = st.occupied(start, at_least_two=True)
+        for low in range(1, 25 - BLOCK + 1):
+            if before >> low & 1:
+                continue
+            window = _WINDOWS[low]
+            empty = (window & ~held).bit_count()
+            short = 2 * empty + (window & held & ~two).bit_count() if self.BLOCK_NEEDS_TWO else empty
+            if short <= MOST_MOVES:
+                return True
+        return False
 
     def _opening(self, winner: int, roll: Roll) -> Opening:
         # RULES.md 3.1 (interpretation): the starter rolls both dice afresh
