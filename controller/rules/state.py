@@ -80,6 +80,12 @@ STEP_HIT = tuple(
 )
 """``STEP_HIT[die][point]``: the move of ``die`` from ``point`` hitting a blot, and its change to a key."""
 
+MOVE_OF: tuple[dict[int, Move], ...] = tuple(
+    {delta: move for move, delta in (*STEP_PLAIN[d][1:], *STEP_HIT[d][d + 1:])} if d else {} for d in range(7)
+)
+"""``MOVE_OF[die][change]``: the move of ``die`` that makes this change to a key (one a change:
+the origin and whether it hits tell them apart), to name the moves between two known keys."""
+
 
 def occupied(state: int, at_least_two: bool = False) -> int:
     """The mover's points 1-25 holding a checker (or two), as the low bit of each field."""

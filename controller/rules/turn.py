@@ -273,8 +273,8 @@ class TurnMap:
         finals = {board: None for _, kept in singles for board in kept}
         return (1, finals) if finals else (0, {})
 
-    def _children(self, node: Node, good: bool = False) -> list[tuple[Move, Node]]:
-        """Every move from ``node`` with the node it leaves (only those kept good, if ``good``)."""
+    def _children(self, node: Node) -> list[tuple[Move, Node]]:
+        """Every move from ``node`` with the node it leaves, generated afresh."""
         state, dice = node
         successors, min_bar = self.rules.successors, self._min_bar
         out: list[tuple[Move, Node]] = []
@@ -283,17 +283,8 @@ class TurnMap:
                 continue
             rest = dice[:i] + dice[i + 1:]
             moves, keys = successors(state, die, min_bar)
-            if good:
-                kept = self._good.get(rest, ())
-                out += [(move, (key, rest)) for move, key in zip(moves, keys) if key in kept]
-            else:
-                out += [(move, (key, rest)) for move, key in zip(moves, keys)]
+            out += [(move, (key, rest)) for move, key in zip(moves, keys)]
         return out
-
-    def _expanded(self, node: Node) -> bool:
-        """Is ``node`` on a level before the last (its moves were generated)?"""
-        groups = self._raw.get(node[1])
-        return groups is not None and node[0] in groups[0]
 
     def _nodes(self, key: int) -> tuple[Node, ...] | list[Node]:
         """The nodes of a legal board, the fewest dice used first; () for any other board."""
@@ -390,9 +381,13 @@ class TurnMap:
         """The moves from ``node`` that keep a legal play within reach."""
         kids = self._good_edges.get(node)
         if kids is None:
-            if not self._expanded(node):
-                return []
-            kids = self._good_edges[node] = self._children(node, good=True)
+            board, groups = node[0], self._raw.get(node[1])
+            if groups is None or board not in groups[0]:
+                return []  # the last level, or no node of the turn
+            kids = self._good_edges[node] = []
+            for group in groups:  # each die in turn, its moves as generated: named by the change they make
+                kept, after, move_of = self._good.get(group.after, ()), group.after, st.MOVE_OF[group.die]
+                kids += [(move_of[key - board], (key, after)) for key in group.leaves(board) if key in kept]
         return kids
 
     def next_moves(self, key: int) -> tuple[Move, ...]:
