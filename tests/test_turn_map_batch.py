@@ -146,3 +146,23 @@ def test_a_key_change_names_one_move() -> None:
         steps = [*state.STEP_PLAIN[die][1:], *state.STEP_HIT[die][die + 1:]]
         assert len(state.MOVE_OF[die]) == len(steps)
         assert all(state.MOVE_OF[die][delta] is move for move, delta in steps)
+
+
+@SETTINGS
+@given(cases(names=("rally", "rally-hitting")), st.integers(min_value=0, max_value=(1 << 20) - 1))
+def test_a_row_short_of_more_than_four_checkers_makes_no_block(case, before: int) -> None:
+    """The rally's quick test of whether a turn could hold a new six-block, row by row."""
+    rules = case.rules
+    before &= ~1  # a bit per lowest point, 1 to 19
+    for board in reachable(case)[:40]:
+        held, two = state.occupied(board), state.occupied(board, at_least_two=True)
+        expected = False
+        for low in range(1, 20):
+            if before >> low & 1:
+                continue
+            points = range(low, low + 6)
+            empty = sum(1 for p in points if not held >> (4 * p) & 1)
+            single = sum(1 for p in points if held >> (4 * p) & 1 and not two >> (4 * p) & 1)
+            if (2 * empty + single if rules.BLOCK_NEEDS_TWO else empty) <= 4:
+                expected = True
+        assert rules._may_make_block(board, before) is expected

@@ -18,10 +18,12 @@ START_QUARTER = 19
 
 _BLOCK_LOWS = st.low_bits(range(1, 25 - BLOCK + 1))
 """The lowest points a six-block may start on (1 to 19), as an occupancy mask."""
-_WINDOWS = tuple(st.low_bits(range(low, low + BLOCK)) for low in range(25 - BLOCK + 1))
-"""``_WINDOWS[low]``: the points ``low`` to ``low + 5`` as an occupancy mask (low 1 to 19)."""
 MOST_MOVES = 4
 """The most checker moves one turn makes (a double)."""
+_POINTS = st.low_bits(range(1, 25))
+_TO_TOP_BIT = (7 - MOST_MOVES) * st.low_bits(range(52))
+"""Added to every field: a row's shortfall reaches eight (the field's top bit) once it is
+more than ``MOST_MOVES``."""
 
 
 @register
@@ -110,18 +112,20 @@ class Rally(RuleSet):
         """Could one turn from ``start`` hold six points in a row that it does not hold as
         a forbidden block already (``before``)?  Each move brings one checker to one point,
         so a row short of more checkers than a turn moves cannot be made; nor, then, can
-        any ban on it (the ban needs the row first)."""
-        held = st.occupied(start)
-        two = st.occupied(start, at_least_two=True)
-        for low in range(1, 25 - BLOCK + 1):
-            if before >> low & 1:
-                continue
-            window = _WINDOWS[low]
-            empty = (window & ~held).bit_count()
-            short = 2 * empty + (window & held & ~two).bit_count() if self.BLOCK_NEEDS_TWO else empty
-            if short <= MOST_MOVES:
-                return True
-        return False
+        any ban on it (the ban needs the row first).  Every row is summed at once: each
+        point's shortfall (0 to 2) in its field, six fields added by shifts."""
+        held = st.occupied(start) & _POINTS
+        if self.BLOCK_NEEDS_TWO:
+            short = (_POINTS & ~held) << 1 | held & ~st.occupied(start, at_least_two=True)
+        else:
+            short = _POINTS & ~held
+        rows = short + (short >> 4) + (short >> 8) + (short >> 12) + (short >> 16) + (short >> 20)  # at most 12 a field
+        makeable = ~((rows + _TO_TOP_BIT) >> 3) & _BLOCK_LOWS  # the rows at most MOST_MOVES short
+        while before:
+            low = before.bit_length() - 1
+            before ^= 1 << low
+            makeable &= ~st.UNIT[low]
+        return bool(makeable)
 
     def _opening(self, winner: int, roll: Roll) -> Opening:
         # RULES.md 3.1 (interpretation): the starter rolls both dice afresh
