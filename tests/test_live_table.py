@@ -19,7 +19,7 @@ from simulator.table import Table
 
 from web_person import LiveSession, play_by_hand
 
-SPEED = 25.0
+SPEED = 40.0
 """Virtual seconds per real second: fast, yet a hand's lift and place stay well within the grace time."""
 
 

@@ -57,7 +57,7 @@ def check(state: dict, controller: Controller, output: Output) -> None:
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
-@settings(max_examples=3, deadline=None)
+@settings(max_examples=2, deadline=None)
 @given(seed=st.integers(0, 10_000))
 def test_every_state_of_a_game_says_what_the_controller_says(rules: str, seed: int) -> None:
     controller = Controller(Settings(get_rule_set(rules)))
