@@ -139,11 +139,11 @@ class TurnMap:
         min_bar = self._min_bar = -1 if limit is None else ((start >> st.BAR_SHIFT) & 15) - limit
         all_dice = tuple(sorted(roll.dice, reverse=True))
         self.start_node: Node = (start, all_dice)
-        # One generation gives everything: level by level, every node's moves (kept as the
-        # generator's parallel sequences, paired up only when asked for), then the plays the
-        # dice-usage rules allow (as ``RuleSet.final_plays`` decides them), then which nodes
-        # lead to one.  A node is a board and the dice left; the dice left name its level,
-        # so each level is kept as {dice left: {board: None}} in the order it was found.
+        # One generation gives everything: level by level, every node's successors (a whole
+        # level in one call, kept as keys; the moves are named only when asked for), then the
+        # plays the dice-usage rules allow (as ``RuleSet.final_plays`` decides them), then
+        # which nodes lead to one.  A node is a board and the dice left; the dice left name
+        # its level, so each level is kept as {dice left: {board: None}} in the order found.
         expand = rules.successors_of
         # the last die from a board still showing the start's pool: only an entry may complete the play
         enter_only = ((start >> st.BAR_SHIFT) & 15 if rules.ENTRY_COMPULSORY else 0) or -1
