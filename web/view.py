@@ -31,6 +31,7 @@ class StateView:
         self.link = link
         self._reason: str | None = None
         self._turns: tuple[int, int, list[dict[str, Any]]] = (-1, -1, [])
+        self._facts: tuple[object, dict[str, Any]] = (None, {})
         geometry = controller.reader.geometry
         self._own_points = {
             colour.value: {line: geometry.own_point(colour, line) for line in LINES} for colour in (WHITE, BLACK)
@@ -55,7 +56,7 @@ class StateView:
                  if snapshot is not None else [None] * len(ZONES))
         return {
             "rules": rules.name,
-            "position": position_to_json(rules, position),
+            **self._position_facts(position, roll, controller.match, game),
             "zones": zones,
             "zone_names": list(ZONES),
             "own_points": self._own_points,
@@ -65,15 +66,26 @@ class StateView:
             "turn": moving[0].value if moving is not None else _next_turn(game),
             "message": frame.message,
             "warning": {"reason": self._reason or "illegal", "message": frame.message} if controller.warning else None,
-            "pips": {c.value: position.pip_count(c) for c in (WHITE, BLACK)},
             "turns": self._turn_list(game, len(controller.match.games)),
             "score": _score(controller.match),
-            "xgid": _xgid(position, roll, controller.match, game),
-            "position_id": _position_id(position) if rules.MIRRORED else None,
             "link": self.link,
             "hand": hand or {"white": 0, "black": 0},
             "players": self.players,
         }
+
+    def _position_facts(self, position: Position, roll: Roll | None, match: Match, game: Game) -> dict[str, Any]:
+        """What changes only with the game's position, the roll, the score or the cube (the
+        interchange JSON, pips, XGID, Position ID): built again only when one of them changes."""
+        key = (position, roll, tuple(match.score.values()), game.cube_value, game.cube_owner)
+        if self._facts[0] != key:
+            rules = game.rules
+            self._facts = (key, {
+                "position": position_to_json(rules, position),
+                "pips": {c.value: position.pip_count(c) for c in (WHITE, BLACK)},
+                "xgid": _xgid(position, roll, match, game),
+                "position_id": _position_id(position) if rules.MIRRORED else None,
+            })
+        return self._facts[1]
 
     def _turn_list(self, game: Game, number: int) -> list[dict[str, Any]]:
         """This game's turns in standard notation, formatted again only when they change."""
