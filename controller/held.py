@@ -56,9 +56,12 @@ def _finished(
     turn_map = turn.map
     if not isinstance(turn_map, TurnMap):
         return None
-    tried = turn.reach.finished_like(turn.key(reading))[:MAX_FINISHED_TRIED]
+    board = turn.key(reading)
+    tried = turn.reach.finished_like(board)[:MAX_FINISHED_TRIED]
     if turn_map.is_complete(last_legal):  # the complete board last seen comes first
         tried = [last_legal] + [key for key in tried if key != last_legal]
+    if not tried and len(rolls) > 1:  # the mover may have moved on after the next player's pass
+        tried = _moved_on_from(turn_map, board, rolls[1])[:MAX_FINISHED_TRIED]
     settled: list[int] = []
     in_hand: list[int] = []
     transient: list[int] = []
@@ -95,6 +98,25 @@ def _finished(
             if rest and isinstance(_finished(tracker, rest, reading, start, depth - 1), Finished):
                 return Finished(turn_map.play_to(key))
     return None
+
+
+def _moved_on_from(turn_map: TurnMap, board: int, roll: Roll) -> list[int]:
+    """Complete boards of the mover from which ``board`` is a few of the mover's own moves on
+    with ``roll`` (the next player's roll passed: a closed board), the opponent's side the
+    same but for blots hit since; the nearest first.  Cheap counts only: the turn that
+    follows judges each."""
+    mine, theirs = turn_map.sides_of(board)
+    moves = 4 if roll.first == roll.second else 2
+    found: list[tuple[int, int]] = []
+    for key in turn_map.states():
+        if not turn_map.is_complete(key):
+            continue
+        was_mine, was_theirs = turn_map.sides_of(key)
+        moved = sum(max(a - b, 0) for a, b in zip(was_mine, mine))
+        lost = sum(max(a - b, 0) for a, b in zip(was_theirs, theirs))
+        if 0 < moved <= moves and lost <= moved and sum(was_mine) == sum(mine):
+            found.append((moved, key))
+    return [key for _, key in sorted(found)]
 
 
 def _next_turn(turn_map: TurnMap, after: Position, rolls: tuple[Roll, ...]) -> tuple[TurnMap | None, tuple[Roll, ...]]:

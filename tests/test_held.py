@@ -39,3 +39,15 @@ def test_without_the_roll_after_the_pass_nothing_is_decided() -> None:
     board = RULES.apply(after.with_turn(CLOSED.turn), Play((Move(8, 5, 3),)))
     reading = BoardReader(RULES, RULES.geometry(None)).position_reading(board)
     assert finished_play(Tracker(turn_map), (Roll(6, 6),), reading, done) is None
+
+
+def test_a_pass_and_the_mover_moving_on_before_the_play_was_ever_seen_is_followed() -> None:
+    """The same, but the board never showed White's 6-5 complete (a hand over it, a quick
+    player): the board two plays on is still explained by it, through Black's pass."""
+    first = Play((Move(13, 7, 6), Move(13, 8, 5)))
+    turn_map = TurnMap(RULES, CLOSED, Roll(6, 5))
+    after = RULES.apply(CLOSED, first)
+    board = RULES.apply(after.with_turn(CLOSED.turn), Play((Move(8, 5, 3), Move(6, 5, 1))))
+    reading = BoardReader(RULES, RULES.geometry(None)).position_reading(board)
+    found = finished_play(Tracker(turn_map), (Roll(6, 6), Roll(3, 1)), reading, turn_map.start)
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(first)
