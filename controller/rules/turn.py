@@ -291,8 +291,9 @@ class TurnMap:
         rest = self._where.get(key)
         if rest is None:
             return ()
-        more = self._more.get(key)
-        return [(key, rest), *more] if more else ((key, rest),)
+        if self._more and key in self._more:
+            return [(key, rest), *self._more[key]]
+        return ((key, rest),)
 
     # -- keys --------------------------------------------------------------------------------
     def key_of(self, mover: tuple[int, ...] | list[int], opponent: tuple[int, ...] | list[int]) -> int:

@@ -37,7 +37,7 @@ class Expansion:
     def leaves(self, board: int) -> list[int]:
         """The boards the moves of ``die`` leave from ``board`` (a board of the level)."""
         if self._index is None:
-            self._index = {b: i for i, b in enumerate(self.boards)}
+            self._index = dict(zip(self.boards, range(len(self.boards))))
         i = self._index[board]
         return self.reached[self.starts[i]:self.starts[i + 1]]
 
