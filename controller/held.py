@@ -60,7 +60,8 @@ def _finished(
     tried = turn.reach.finished_like(board)[:MAX_FINISHED_TRIED]
     if turn_map.is_complete(last_legal):  # the complete board last seen comes first
         tried = [last_legal] + [key for key in tried if key != last_legal]
-    if not tried and len(rolls) > 1:  # the mover may have moved on after the next player's pass
+    after_pass = not tried and len(rolls) > 1
+    if after_pass:  # the mover may have moved on after the next player's pass
         tried = _moved_on_from(turn_map, board, rolls[1])[:MAX_FINISHED_TRIED]
     settled: list[int] = []
     in_hand: list[int] = []
@@ -71,8 +72,8 @@ def _finished(
         if after.winner() is not None:
             continue  # the winning play ends the game as soon as the board shows it
         follower, rest = _next_turn(turn_map, after, rolls)
-        if follower is None:
-            continue
+        if follower is None or (after_pass and len(rest) != len(rolls) - 2):
+            continue  # no turn follows; or a board found behind the mover's own moves whose next roll does not pass
         tracker = Tracker(follower)
         verdict = tracker.judge(reading, follower.start)
         if verdict.is_legal:
