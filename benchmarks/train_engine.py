@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=10000, help="train until this many games in total")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hidden", type=int, default=60)
-    parser.add_argument("--alpha", type=float, default=0.1)
+    parser.add_argument("--alpha", type=float, help="learning rate (default 0.1; on resuming, a new rate from here on)")
     parser.add_argument("--lam", type=float, default=0.7)
     parser.add_argument("--save-every", type=int, default=250)
     parser.add_argument("--out", type=Path, help="weights file (default: the package's weights/<rules>.npz)")
@@ -96,10 +96,14 @@ def main(argv: list[str] | None = None) -> int:
         with np.load(path, allow_pickle=False) as data:
             net, meta = from_arrays(data)
         print(f"resuming {path} at game {meta['games']}", flush=True)
+        if args.alpha is not None and args.alpha != meta["settings"]["alpha"]:
+            schedule = meta["settings"].setdefault("alpha_from_game", [[0, meta["settings"]["alpha"]]])
+            schedule.append([meta["games"], args.alpha])
+            meta["settings"]["alpha"] = args.alpha
     else:
         net = Network.initial(INPUTS, args.hidden, outputs(args.rules), np.random.default_rng(args.seed))
         meta = {"rules": args.rules, "seed": args.seed, "games": 0, "cpu_seconds": 0.0, "turns": 0,
-                "settings": {"hidden": args.hidden, "alpha": args.alpha, "lambda": args.lam, "inputs": INPUTS,
+                "settings": {"hidden": args.hidden, "alpha": 0.1 if args.alpha is None else args.alpha, "lambda": args.lam, "inputs": INPUTS,
                              "method": "TD(lambda) self-play, greedy 1-ply on cubeless equity"}}
     settings = meta["settings"]
     learners = [TDLearner(net, settings["alpha"], settings["lambda"]) for _ in range(2)]

@@ -26,9 +26,9 @@ ENGINE_LEVELS = ("beginner", "intermediate", "best")
 DEFAULT_LEVEL = "best"
 BEGINNER_NOISE = 0.35
 """Standard deviation of the noise added to a beginner's equities (in points)."""
-TWO_PLY_CANDIDATES = 3
+TWO_PLY_CANDIDATES = 4
 """How many of the best 1-ply plays ``best`` looks at 2 ply (kept small for ~100 ms a move)."""
-TWO_PLY_MARGIN = 0.25
+TWO_PLY_MARGIN = 0.5
 TWO_PLY_BOARDS = 6000
 """The most reply boards one ``best`` decision looks at: past it the search stops with the
 candidates done (at least two, else the 1-ply choice), keeping a decision near 100 ms here."""
