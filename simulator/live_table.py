@@ -15,10 +15,9 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
 
 from controller.machine import Phase
-from controller.rules.values import Colour
+from controller.rules.values import Colour, Roll
 from hal.interfaces import Button
 from hal.zones import Checker
 
@@ -177,7 +176,7 @@ class LiveTable:
         self._throw()
         yield 0.5
 
-    def _play(self, colour: Colour, roll: Any) -> Steps:
+    def _play(self, colour: Colour, roll: Roll) -> Steps:
         table = self.table
         position = table.controller.game.position
         plays = table.rules.legal_plays(position, roll)

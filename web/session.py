@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from typing import Protocol
 
 from controller.listen import Listen
 from controller.machine import Output
-from hal.interfaces import ButtonEvent, Clock, EventQueue
+from hal.interfaces import Button, ButtonEvent, Clock, EventQueue
 from hal.zones import Checker
 
 from .actions import Action, Lift, Place, Press, Throw
@@ -35,18 +36,29 @@ class Publisher:
         self.hub.publish(self.view.state(output, hand))
 
 
-def live_sink(table: object) -> Sink:
-    """Browsers' actions into a ``simulator.live_table.LiveTable`` (queued for its thread).
-    A hand may touch any checker (the hitter's carries the hit one to the bar), the dice and
-    the buttons; the controller judges what the board then shows."""
+class Hands(Protocol):
+    """What a browser may do at a simulated table (``simulator.live_table.LiveTable``), from any thread."""
+
+    def lift(self, zone: str, colour: Checker) -> None: ...
+    def place(self, zone: str, colour: Checker) -> None: ...
+    def throw(self) -> None: ...
+    def press(self, button: Button) -> None: ...
+
+
+def live_sink(table: Hands) -> Sink:
+    """Browsers' actions into a live simulated table (queued for its thread).  A hand may
+    touch any checker (the hitter's carries the hit one to the bar), the dice and the
+    buttons; the controller judges what the board then shows."""
 
     def take(action: Action) -> str | None:
-        if isinstance(action, (Lift, Place)):
-            (table.lift if isinstance(action, Lift) else table.place)(action.zone, action.colour)  # type: ignore[attr-defined]
+        if isinstance(action, Lift):
+            table.lift(action.zone, action.colour)
+        elif isinstance(action, Place):
+            table.place(action.zone, action.colour)
         elif isinstance(action, Throw):
-            table.throw()  # type: ignore[attr-defined]
+            table.throw()
         elif isinstance(action, Press):
-            table.press(action.button)  # type: ignore[attr-defined]
+            table.press(action.button)
         return None
 
     return take
