@@ -125,7 +125,7 @@ def test_pack_reads_the_counts_as_hex_digits(mover: list[int], opponent: list[in
 @given(st.integers(min_value=1, max_value=6), st.integers(min_value=0, max_value=2), st.data())
 def test_a_pattern_met_first_is_put_together_from_threes(die: int, chunk: int, data) -> None:
     """A nine-field pattern's moves from its three-field parts are the moves field by field."""
-    from controller.rules import base
+    from controller.rules import movegen
 
     fields = range(9) if chunk < 2 else range(8)  # the last chunk ends at the bar
     marks = data.draw(st.lists(st.sampled_from((0, 1, 3)), min_size=len(fields), max_size=len(fields)))
@@ -136,7 +136,7 @@ def test_a_pattern_met_first_is_put_together_from_threes(die: int, chunk: int, d
             move, delta = (state.STEP_HIT if marks[field] == 3 else state.STEP_PLAIN)[die][9 * chunk + field]
             moves.append(move)
             deltas.append(delta)
-    assert base._chunk_moves(die, chunk, bits) == (tuple(moves), tuple(deltas))
+    assert movegen._chunk_moves(die, chunk, bits) == (tuple(moves), tuple(deltas))
 
 
 def test_a_key_change_names_one_move() -> None:

@@ -8,7 +8,7 @@ so any order of the same moves is accepted.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Iterable
 
 from . import state as st
 from .base import RuleSet
