@@ -107,7 +107,7 @@ def _moved_on_from(turn_map: TurnMap, board: int, roll: Roll) -> list[int]:
     same but for blots hit since; the nearest first.  Cheap counts only: the turn that
     follows judges each."""
     mine, theirs = turn_map.sides_of(board)
-    moves = 4 if roll.first == roll.second else 2
+    moves = 4 if roll.is_double else 2
     found: list[tuple[int, int]] = []
     for key in turn_map.states():
         if not turn_map.is_complete(key):

@@ -241,11 +241,7 @@ class TurnSteps(ControllerState):
         if not isinstance(state, Moving) or state.blot_wait is None or time < state.blot_wait:
             return None
         self._stay(replace(state, blot_wait=None))
-        verdict = self._verdict
-        if verdict is None or verdict.kind is not Kind.COMPLETE or verdict.key is None:
-            return None  # a hand is at work: the boards to come decide
-        play = state.turn.map.play_to(verdict.key)
-        return self._play_held_roll(time, play) if state.held else self._end_turn(time, play)
+        return self._end_as_it_stands(time, state)
 
     def _settle_due(self, time: float) -> Output | None:
         """A roll came over a complete board another play passes through, a grace time ago:
@@ -254,10 +250,16 @@ class TurnSteps(ControllerState):
         if not isinstance(state, Moving) or state.settle is None or time < state.settle + self.settings.grace:
             return None
         self._stay(replace(state, settle=None))
+        return self._end_as_it_stands(time, state)
+
+    def _end_as_it_stands(self, time: float, state: Moving) -> Output | None:
+        """A wait ended: a board still showing a complete play ends the turn with it (a held
+        roll starts the next); None while a hand is at work (the boards to come decide)."""
         verdict = self._verdict
-        if verdict is None or verdict.kind is not Kind.COMPLETE or verdict.key is None or not state.held:
-            return None  # a hand is at work: the boards to come decide, as for any held roll
-        return self._play_held_roll(time, state.turn.map.play_to(verdict.key))
+        if verdict is None or verdict.kind is not Kind.COMPLETE or verdict.key is None:
+            return None
+        play = state.turn.map.play_to(verdict.key)
+        return self._play_held_roll(time, play) if state.held else self._end_turn(time, play)
 
     def _catch_up(self, time: float, reading: BoardReading) -> Output | Undecided | None:
         """A board the turn cannot explain, with rolls held: if it shows the mover's play

@@ -13,9 +13,10 @@ from controller.collector import settle_after_startup
 from controller.listen import Listen
 from controller.machine import Controller, Output
 from controller.rules.values import Colour
+from hal.interfaces import Clock, EventQueue
 
-from .hub import Hub, Sink, refuse
-from .session import Publisher, live_sink, token_for
+from .hub import Hub, refuse
+from .session import Publisher, board_sink, live_sink, token_for
 from .view import StateView
 
 Say = Callable[[str], None]
@@ -30,14 +31,6 @@ def start_server(listen: Listen, hub: Hub, records: Path | None, configured_toke
     server.start()
     say(f"Web view on {server.url}" + (f"  (to play: {server.url}?token={token})" if token else ""))
     return server
-
-
-def players_of(spec: str) -> dict[Colour, str]:
-    """``web``, ``greedy`` or ``web,greedy`` (White's, then Black's) as a player per colour."""
-    names = spec.split(",")
-    if len(names) == 1:
-        names = names * 2
-    return {Colour.WHITE: names[0], Colour.BLACK: names[1]}
 
 
 def until_stopped(stop: threading.Event) -> None:
@@ -97,9 +90,6 @@ def run_simulated_web(controller: Controller, begin: Output | None, make_table: 
         server.stop()
 
 
-def board_hub(events: Any, clock: Any) -> Hub:
+def board_hub(events: EventQueue, clock: Clock) -> Hub:
     """The hub of a real board: browsers press its buttons; checkers move by hand."""
-    from .session import board_sink
-
-    sink: Sink = board_sink(events, clock)
-    return Hub(sink, ())
+    return Hub(board_sink(events, clock), ())
