@@ -13,9 +13,9 @@ ZONE_NAMES = (
 """The 28 zones in scan and LED-chain order."""
 ZONE_COUNT = 28
 
-COLOURS = ("off", "source", "target", "hit", "warning", "setup", "winner", "turn")
+COLOURS = ("off", "source", "target", "hit", "warning", "setup", "winner", "turn", "engine")
 """Light colour names; a colour's code is its index."""
-OFF, SOURCE, TARGET, HIT, WARNING, SETUP, WINNER, TURN = 0, 1, 2, 3, 4, 5, 6, 7
+OFF, SOURCE, TARGET, HIT, WARNING, SETUP, WINNER, TURN, ENGINE = 0, 1, 2, 3, 4, 5, 6, 7, 8
 
 MODES = ("steady", "blink")
 """Light mode names; a mode's code is its index."""

@@ -14,6 +14,7 @@ PALETTE = (
     (255, 200, 0),  # setup: yellow, a checker missing or extra
     (160, 0, 255),  # winner: violet
     (255, 255, 255),  # turn: white
+    (0, 255, 200),  # engine: cyan, the computer's move (or a hint) to carry out
 )
 """Full-scale RGB per colour code (codes.COLOURS order)."""
 BLINK_PERIOD_MS = 500

@@ -115,7 +115,7 @@ CODE_NAMES = {
 
 # -- LED colours and modes (LEDS) --------------------------------------------------------
 
-COLOUR_NAMES = ("off", "source", "target", "hit", "warning", "setup", "winner", "turn")
+COLOUR_NAMES = ("off", "source", "target", "hit", "warning", "setup", "winner", "turn", "engine")
 """Colour code -> hal.interfaces.LightColour value; the code is the index."""
 COLOUR_CODES = {name: code for code, name in enumerate(COLOUR_NAMES)}
 MODE_NAMES = ("steady", "blink")

@@ -91,6 +91,7 @@ class LightColour(Enum):
     SETUP = "setup"  # a checker is missing or extra here
     WINNER = "winner"
     TURN = "turn"  # whose turn it is (waiting zones)
+    ENGINE = "engine"  # the computer's play (or a hint) to carry out: cyan
 
 
 class LightMode(Enum):

@@ -165,7 +165,7 @@ def test_leds_are_acknowledged_with_their_seq_and_shown(pi):
     assert pi.dev.logic.pixels(0)[5] != (0, 0, 0)
 
 
-@pytest.mark.parametrize("payload", [b"", b"\x00" * 55, b"\x08\x00" * 28, b"\x00\x02" * 28])
+@pytest.mark.parametrize("payload", [b"", b"\x00" * 55, b"\x09\x00" * 28, b"\x00\x02" * 28])
 def test_malformed_leds_get_ack_bad_payload_and_change_nothing(pi, payload):
     before = pi.dev.lights
     frames = pi.say(p.LEDS, payload)

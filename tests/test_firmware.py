@@ -77,8 +77,8 @@ def test_codes_name_the_hal_zones_colours_and_modes():
     assert codes.ZONE_NAMES == ZONES and codes.ZONE_COUNT == len(ZONES)
     assert codes.COLOURS == tuple(colour.value for colour in LightColour)
     assert codes.MODES == tuple(mode.value for mode in LightMode)
-    named = [codes.OFF, codes.SOURCE, codes.TARGET, codes.HIT, codes.WARNING, codes.SETUP, codes.WINNER, codes.TURN]
-    assert named == [codes.code_of(codes.COLOURS, name) for name in codes.COLOURS] == list(range(8))
+    named = [codes.OFF, codes.SOURCE, codes.TARGET, codes.HIT, codes.WARNING, codes.SETUP, codes.WINNER, codes.TURN, codes.ENGINE]
+    assert named == [codes.code_of(codes.COLOURS, name) for name in codes.COLOURS] == list(range(9))
     assert (codes.STEADY, codes.BLINK) == (0, 1)
     with pytest.raises(ValueError, match="purple"):
         codes.code_of(codes.COLOURS, "purple")
@@ -487,9 +487,9 @@ def test_a_cocked_or_lone_die_is_no_clear_roll_after_a_second():
 
 
 def test_a_frame_renders_in_zone_order_in_its_colours():
-    frame = [(code, codes.STEADY) for code in range(8)] * 3 + [(codes.TURN, codes.STEADY)] * 4
+    frame = [(code, codes.STEADY) for code in range(9)] * 3 + [(codes.TURN, codes.STEADY)]
     pixels = render(frame, 0, brightness=255, max_current_ma=100_000)
-    assert pixels[:8] == list(PALETTE) and pixels[24:] == [PALETTE[codes.TURN]] * 4
+    assert pixels[:9] == list(PALETTE) and pixels[27:] == [PALETTE[codes.TURN]]
     assert render(DARK, 0) == [(0, 0, 0)] * 28
 
 
@@ -513,7 +513,7 @@ def test_brightness_and_the_current_limit():
 
 @pytest.mark.parametrize("frame, message", [
     ([(0, 0)] * 27, "28 zones, not 27"),
-    ([(8, 0)] + [(0, 0)] * 27, "zone 0: no light colour 8"),
+    ([(9, 0)] + [(0, 0)] * 27, "zone 0: no light colour 9"),
     ([(0, 2)] + [(0, 0)] * 27, "mode 2"),
     ([(0, 0)] * 27 + [3], "zone 27: a light is"),
     ([(True, 0)] + [(0, 0)] * 27, "zone 0"),

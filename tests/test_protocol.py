@@ -508,7 +508,7 @@ def test_parsers_raise_only_protocol_errors(parser, payload):
         lambda: p.dice_payload(1, (1, 3), True, -1),
         lambda: p.dice_ack_payload(-1),
         lambda: p.heartbeat_payload(1, 2, None),
-        lambda: p.leds_payload([(8, 0)] * 28),
+        lambda: p.leds_payload([(9, 0)] * 28),
         lambda: p.leds_payload([(0, 2)] * 28),
         lambda: p.hello_payload("fw", 0, b"short"),
         lambda: p.error_payload(p.OK, "not an error"),
