@@ -62,6 +62,16 @@ def hit_frame(reader: BoardReader, colour: Colour, points: Iterable[int], messag
     return LightFrame.of(lights, message)
 
 
+def engine_frame(reader: BoardReader, colour: Colour, move: Move, message: str) -> LightFrame:
+    """The computer's next move (or a hint): its checker's point steady and where it goes
+    blinking, in the engine's colour; a hit also blinks the opponent's bar or pool."""
+    lights = {reader.zone_of(colour, move.to): Light(LightColour.ENGINE, BLINK)}
+    lights[reader.zone_of(colour, move.frm)] = Light(LightColour.ENGINE)
+    if move.hit:
+        lights[WAITING[checker_of(colour.opponent)]] = Light(LightColour.HIT, BLINK)
+    return LightFrame.of(lights, message)
+
+
 def warning_frame(reader: BoardReader, shown: BoardReading, legal: BoardReading, message: str) -> LightFrame:
     """Red on every zone that differs from the last legal board."""
     lights = {zone: Light(LightColour.WARNING, BLINK) for zone in reader.differing_zones(shown, legal)}
@@ -85,6 +95,6 @@ def pass_frame(colour: Colour, message: str) -> LightFrame:
 
 
 __all__ = [
-    "hit_frame", "pass_frame", "restore_frame", "source_frame", "start_quarter_lights", "target_frame",
+    "engine_frame", "hit_frame", "pass_frame", "restore_frame", "source_frame", "start_quarter_lights", "target_frame",
     "turn_lights", "warning_frame", "winner_frame",
 ]

@@ -31,6 +31,7 @@ from hal.interfaces import (
 )
 
 from .alarm import CONFIRM_AGAIN, Alarm
+from .computer_steps import ComputerSteps
 from .journal_entries import JOURNAL_VERSION, Entry, StartEntry
 from .outputs import Output, Settings
 from .held import Undecided
@@ -53,7 +54,7 @@ T = Trigger
 
 
 @dataclass
-class Controller(ResumeSteps, TurnSteps):
+class Controller(ResumeSteps, TurnSteps, ComputerSteps):
     """Follows one match on the board; see the module docstring (``turn_steps`` holds the
     steps of play, ``resume_steps`` what it does after a restart)."""
 
@@ -74,6 +75,8 @@ class Controller(ResumeSteps, TurnSteps):
     _last_throw: int | None = field(init=False, default=None)
     """The board's number of the last throw seen (journalled with the roll it gave)."""
     _window: Window | None = field(init=False, default=None)
+    _hints: tuple[tuple[str, float], ...] = field(init=False, default=())
+    """The ranked plays of the last hint this turn (play, equity), best first."""
 
     def __post_init__(self) -> None:
         rules = self.settings.rules
@@ -167,7 +170,7 @@ class Controller(ResumeSteps, TurnSteps):
             tracker, last = state.turn.tracker, state.last_legal
         else:
             tracker, last = Tracker(StillMap(self.settings.rules, self.game.position)), None
-        verdict = tracker.judge(reading, last)
+        verdict = self._off_plan(state, tracker.judge(reading, last))
         before, self._verdict = self._verdict, verdict
         if isinstance(state, Moving) and state.held and verdict.kind is Kind.LEGAL and (
             before is None or before.kind is not Kind.LEGAL
@@ -297,6 +300,8 @@ class Controller(ResumeSteps, TurnSteps):
             return self._takeback(time)
         if event.button is Button.ROLL:
             return self._output(message="Roll the dice in the tray" if not isinstance(state, Setup) else "Set up first")
+        if event.button is Button.MENU and isinstance(state, Moving) and self.settings.hints is not None:
+            return self._hint(state)
         return self._output(message=f"{self.settings.rules.name}: {state.kind.value}, {self.game.turn.value} to play")
 
 
@@ -355,6 +360,19 @@ class Controller(ResumeSteps, TurnSteps):
     def frame(self) -> LightFrame:
         """What the lights show now."""
         return self._frame
+
+    @property
+    def hints(self) -> tuple[tuple[str, float], ...]:
+        """The last hint of this turn: plays in standard notation with their equity, best first."""
+        return self._hints
+
+    @property
+    def computer_play(self) -> str | None:
+        """The computer's play the board is showing now (standard notation), if any."""
+        state = self._state
+        if isinstance(state, Moving) and state.turn.plan is not None:
+            return state.turn.plan.text
+        return None
 
     @property
     def last_verdict(self) -> Verdict | None:

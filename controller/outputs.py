@@ -3,14 +3,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Mapping
 
 from hal.interfaces import LightFrame, Sound
 from hal.zones import Checker
 
 from .journal_entries import Entry, encode
+from .opponent import Opponent
 from .rules.base import GameResult, RuleSet
+from .rules.values import Colour
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,12 @@ class Settings:
     confirm: bool = False
     """The board is behind a link that can go quiet (the serial link): before a warning, ask
     it for the board and warn only if the fresh snapshot still shows it wrong."""
+    computer: Mapping[Colour, Opponent] = field(default_factory=dict)
+    """The sides the computer plays: its play is lit move by move for a person to carry out."""
+    hints: Opponent | None = None
+    """The engine Menu asks for a hint during a person's turn (None: no hints)."""
+    substitute: bool = False
+    """A person carrying the computer's checkers may make another legal play instead."""
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar, Union
 
+from .opponent import Planned
 from .rules.turn import TurnMap
 from .rules.values import Colour, Position, Roll
 from .tracking import Tracker
@@ -58,6 +59,10 @@ class Turn:
     roll: Roll
     map: TurnMap
     tracker: Tracker
+    plan: Planned | None = None
+    """The computer's play when the computer is on roll: the board accepts only it."""
+    hint: Planned | None = None
+    """The engine's best play, shown on the lights after Menu asked for a hint."""
 
 
 @dataclass(frozen=True)

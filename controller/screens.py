@@ -11,7 +11,8 @@ from . import guidance
 from .phases import Moving, Opening, State
 from .rules.base import GameResult, RuleSet
 from .rules.game import Game, Match
-from .rules.values import Colour
+from .opponent import Planned
+from .rules.values import BAR, OFF, Colour
 from .tracking import BoardReader, BoardReading, Kind, Verdict
 
 OPENING_MESSAGE = "Each player throws one die (first die: the player on White's side)"
@@ -38,6 +39,13 @@ class Screens:
         turn = state.turn
         colour = turn.colour
         key = verdict.key if verdict is not None and verdict.key is not None else state.last_legal
+        if turn.plan is not None:
+            return self._computer(state, verdict, turn.plan)
+        if turn.hint is not None and (verdict is None or verdict.is_legal) and not turn.map.is_complete(key):
+            move = turn.hint.next_move(key)
+            if move is not None:
+                message = f"Hint ({turn.hint.by}): {turn.hint.text}"
+                return guidance.engine_frame(self.reader, colour, move, message)
         if verdict is not None and verdict.ahead is not None:
             move = verdict.ahead
             if verdict.lifted:
@@ -63,6 +71,24 @@ class Screens:
             message += " (bearing off)"
         return guidance.source_frame(self.reader, colour, moves, message)
 
+    def _computer(self, state: Moving, verdict: Verdict | None, plan: Planned) -> LightFrame:
+        """The computer's turn: its next move lit (from steady, to blinking, in the engine's
+        colour) for the person carrying its checkers; a hit lights the way to the bar or pool."""
+        colour = state.turn.colour
+        key = verdict.key if verdict is not None and verdict.key is not None else state.last_legal
+        if not plan.allows(key):
+            key = state.last_legal
+        who = f"{colour.value.capitalize()} ({plan.by}) plays {plan.text}"
+        if verdict is not None and verdict.kind is Kind.HIT_PENDING:
+            waiting = "bar" if self.rules.MIRRORED else "pool"
+            return guidance.hit_frame(self.reader, colour, verdict.hits, f"{who}: hit! Put the checker on its {waiting}")
+        if key == plan.end:
+            return LightFrame.of(guidance.turn_lights(colour.opponent), f"{who}: done, next roll or Done")
+        move = plan.next_move(key)
+        if move is None:  # cannot happen on the way: every board on it has a next move
+            return LightFrame.of(guidance.turn_lights(colour), who)
+        return guidance.engine_frame(self.reader, colour, move, f"{who}: move {_point(move.frm)} to {_point(move.to)}")
+
     def warning(self, state: State, verdict: Verdict | None, game: Game, reading: BoardReading | None) -> LightFrame:
         """Red on every zone that differs from the last legal board, with what is wrong."""
         legal = self._legal_reading(state, game)
@@ -80,9 +106,16 @@ class Screens:
 def _wrong_message(state: State, verdict: Verdict | None, game: Game) -> str:
     if verdict is not None and verdict.fault is not None:
         return f"Check the board: {verdict.fault.value}"
+    if isinstance(state, Moving) and state.turn.plan is not None:
+        return f"Not {state.turn.plan.by}'s play ({state.turn.plan.text}): put the checker back"
     if isinstance(state, Moving):
         return "Illegal move: put the checker back"
     return f"Nothing may move now: {game.turn.value.capitalize()} rolls first"
+
+
+def _point(point: int) -> str:
+    """A point as the play's notation names it."""
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
 
 
 def await_message(game: Game) -> str:

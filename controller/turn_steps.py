@@ -7,7 +7,7 @@ uses the controller's state and output (declared below; this module never import
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from hal.interfaces import LightFrame, Sound
 
@@ -150,15 +150,17 @@ class TurnSteps(ControllerState):
             return self._output(
                 journal=tuple(journal), frame=guidance.pass_frame(colour, message), sounds=(Sound.TURN,), log=(message,)
             )
-        turn = Turn(colour, roll, turn_map, Tracker(turn_map))
+        planned, said = self._plan_turn(colour, roll, turn_map)
+        turn = Turn(colour, roll, turn_map, Tracker(turn_map), planned)
         self._go(trigger, Moving(turn, turn_map.start, held=later))
         self._verdict = None
+        self._hints = ()
         self._alarm.clear()
         if self._reading is not None:
-            self._verdict = turn.tracker.judge(self._reading, turn_map.start)
+            self._verdict = self._off_plan(self._state, turn.tracker.judge(self._reading, turn_map.start))
             if self._verdict.kind is Kind.WRONG:  # the board was already wrong: its grace starts now
                 self._alarm.wrong = WrongBoard((turn.tracker.key(self._reading), self._verdict.fault), time)
-        return self._output(journal=tuple(journal), frame=self._guidance(), sounds=(Sound.TURN,))
+        return self._output(journal=tuple(journal), frame=self._guidance(), sounds=(Sound.TURN,), log=said)
 
     def _end_turn(
         self, time: float, play: Play, next_roll: Roll | None = None, later: tuple[HeldRoll, ...] = ()
@@ -172,6 +174,7 @@ class TurnSteps(ControllerState):
             raise TrackerError(f"tracker accepted an illegal play: {error}") from error
         journal: list[Entry] = [self._turn_entry(time, record)]
         self._verdict = None
+        self._hints = ()
         self._window = self._window.after_turn() if self._window else None
         result = self.game.result()
         if result is not None:  # a roll thrown during the winning turn belongs to no one
@@ -274,7 +277,7 @@ class TurnSteps(ControllerState):
         if isinstance(finished, Undecided):
             self._alarm.wrong = None
             return finished
-        if finished is None:
+        if finished is None or not self._keeps_to_plan(state, state.turn.map.end_of(finished.play)):
             return None
         out = self._play_held_roll(time, finished.play)
         if self._verdict is not None and self._verdict.kind is Kind.WRONG:
@@ -284,19 +287,23 @@ class TurnSteps(ControllerState):
         return out
 
     def _takeback(self, time: float) -> Output:
-        history = self.game.history
-        last = history[-1] if history else None
-        if not isinstance(self._state, (Moving, AwaitRoll)) or not isinstance(last, TurnRecord):
+        """The last turn taken back (with the computer, the person's last turn and the
+        computer's reply): the board is guided back and the person plays that roll again."""
+        count = self._turns_to_take_back() if isinstance(self._state, (Moving, AwaitRoll)) else 0
+        if not count:
             return self._output(message="Nothing to take back", sounds=(Sound.WARNING,))
-        self.game.undo()
+        entries: list[Entry] = []
+        for _ in range(count):
+            last = cast(TurnRecord, self.game.undo())  # _turns_to_take_back counted turn records only
+            entries.append(TakebackEntry(self._next_seq(), _stamp(time), last.colour, last.roll))
         self._window = None
         self._verdict = None
+        self._hints = ()
         self._alarm.clear()
         self._go(T.TAKEBACK, Restore(last.before, last.roll))
-        entry = TakebackEntry(self._next_seq(), _stamp(time), last.colour, last.roll)
         message = f"Take back {last.colour.value}'s {last.roll}: put the checkers back as lit"
         out = self._guide_restore(time) if self._reading is not None else self._output(message=message)
-        return out.after((entry,))
+        return out.after(tuple(entries))
 
     def _next_game(self, time: float) -> Output:
         winner = self.match.winner()

@@ -182,9 +182,11 @@ def scene(
     start: Position | None = None,
     journal: Journal | None = None,
     controller: Controller | None = None,
+    **more: object,
 ) -> Scene:
-    """A table at the start of a match (setup lights showing), optionally from a custom start."""
-    settings = Settings(get_rule_set(rules), quarter, match_length, grace)
+    """A table at the start of a match (setup lights showing), optionally from a custom start;
+    ``more``: further ``Settings`` (the computer's sides, hints)."""
+    settings = Settings(get_rule_set(rules), quarter, match_length, grace, **more)  # type: ignore[arg-type]
     kept: list[dict] = []
     made_here = controller is None
     if controller is None:

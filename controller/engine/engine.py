@@ -104,6 +104,7 @@ class Engine:
         if rules.name not in LEVELS:
             raise EngineError(f"the engine does not know rule set {rules.name!r}")
         self.rules, self.level = rules, level
+        self.name = f"builtin:{level}"
         self.evaluator = Evaluator(rules, net if net is not None else shipped(rules.name)[0])
 
     def choose_key(self, key: int, roll: Roll, rng: random.Random | None = None) -> tuple[int, tuple] | None:
@@ -126,6 +127,22 @@ class Engine:
             return Play()
         ends = [end_of[tuple(play)] if tuple(play) in end_of else self._end(position, play) for play in candidates]
         return candidates[self._pick(ends, rng)]
+
+    def rank(self, position: Position, roll: Roll) -> list[tuple[Play, float]]:
+        """Every legal play with its 1-ply equity for the mover, best first (for hints); at
+        ``best`` the play ``choose`` picks leads, as the 2-ply search may prefer it."""
+        key = self.rules.board_key(position)
+        _, paths = self.rules.final_plays(key, roll)
+        if not paths:
+            return []
+        ends = list(paths)
+        values = self.evaluator.equities(ends)
+        ranked = sorted(((Play(paths[end]), float(v)) for end, v in zip(ends, values)), key=lambda pv: -pv[1])
+        if self.level == "best" and len(ranked) > 1:
+            chosen = ends[self._pick(ends, None)]
+            first = next(i for i, (play, _) in enumerate(ranked) if tuple(play) == paths[chosen])
+            ranked.insert(0, ranked.pop(first))
+        return ranked
 
     def _end(self, position: Position, play: Play) -> int:
         after = self.rules.apply(position, play)

@@ -1,0 +1,170 @@
+"""The computer on the board: its play lit move by move, carried out by a person's hand on
+the simulated board, accepted in any order of its moves, anything else warned; hints on
+Menu; Takeback undoing the person's turn with the computer's reply (issue 10, part 3-4)."""
+
+from __future__ import annotations
+
+from controller.engine import Engine
+from controller.machine import Phase
+from controller.rules import Colour, Roll, get_rule_set
+from hal.interfaces import Button, LightColour, LightMode
+from hal.zones import Zone
+
+from scenario_kit import B, W, Scene, opened, scene
+
+ENGINES: dict[str, Engine] = {}
+
+
+def engine(rules: str = "trictrac") -> Engine:
+    if rules not in ENGINES:
+        ENGINES[rules] = Engine(get_rule_set(rules))
+    return ENGINES[rules]
+
+
+class Broken:
+    """An engine that fails (as a gnubg process that died would)."""
+
+    name = "broken"
+
+    def choose(self, position, roll, plays=None, rng=None):
+        raise RuntimeError("engine process gone")
+
+    def rank(self, position, roll):
+        raise RuntimeError("engine process gone")
+
+
+def lit_move(s: Scene) -> tuple[Zone, Zone]:
+    """The move the lights show in the engine's colour: (from, to)."""
+    lit = {z: mode for z, (colour, mode) in s.all_lit().items() if colour is LightColour.ENGINE}
+    frm = [z for z, mode in lit.items() if mode is LightMode.STEADY]
+    to = [z for z, mode in lit.items() if mode is LightMode.BLINK]
+    assert len(frm) == 1 and len(to) == 1, (s.message, s.all_lit())
+    return frm[0], to[0]
+
+
+def carry_out(s: Scene, colour: Colour, limit: int = 4) -> int:
+    """Follow the lights until the computer's play stands; the moves made."""
+    made = 0
+    while "done" not in s.message:
+        assert made < limit, s.message
+        frm, to = lit_move(s)
+        s.move(frm, to, colour)
+        hit = [z for z, (c, _) in s.all_lit().items() if c is LightColour.HIT]
+        if hit:  # the hit checker goes to its bar: from the hit point to the blinking waiting zone
+            waiting = next(z for z in hit if z.startswith("wait"))
+            s.move(to, waiting, colour.opponent)
+        made += 1
+    return made
+
+
+def white_opens(**more) -> Scene:
+    """Trictrac, Black the computer: White opens 3-1 with 8/5 6/5 and throws Black's roll."""
+    s = opened(dice=(3, 1), computer={B: engine()}, **more)
+    s.move("8", "5", W)
+    s.move("6", "5", W)
+    s.press(Button.DONE)
+    return s
+
+
+def test_the_computers_play_is_lit_move_by_move_and_recorded_when_carried_out() -> None:
+    s = white_opens()
+    s.throw(6, 4)
+    chosen = engine().choose(s.controller.game.position, Roll(6, 4))
+    assert s.controller.computer_play is not None and "plays" in s.message
+    frm, to = lit_move(s)
+    assert s.all_lit()[frm] == (LightColour.ENGINE, LightMode.STEADY)
+    assert s.all_lit()[to] == (LightColour.ENGINE, LightMode.BLINK)
+    assert carry_out(s, B) == len(chosen)
+    s.throw(2, 1)
+    assert s.warnings() == 0
+    assert s.entries("turn")[-1]["colour"] == "black"
+    assert s.controller.game.turns()[-1].play == chosen
+    assert s.controller.turn_in_progress == (W, Roll(2, 1))
+
+
+def test_the_same_moves_in_another_order_are_accepted() -> None:
+    s = white_opens()
+    s.throw(5, 2)
+    plan = s.controller._state.turn.plan
+    moves = list(plan.moves_from(s.controller._state.last_legal))
+    assert len(moves) == 2
+    if moves[1].frm != moves[0].to:  # two checkers: the second first
+        moves.reverse()
+    for move in moves:
+        s.move(s.zone(B, move.frm), s.zone(B, move.to), B)
+    s.press(Button.DONE)
+    assert s.warnings() == 0, s.message
+    assert s.controller.game.turns()[-1].play == plan.play or s.controller.game.position == s.controller.game.turns()[-1].after
+
+
+def test_another_legal_play_is_warned_until_put_back() -> None:
+    s = white_opens()
+    s.throw(6, 4)
+    state = s.controller._state
+    plan, start = state.turn.plan, state.last_legal
+    wrong = next(m for m in state.turn.map.next_moves(start) if all(m[:3] != w[:3] for w, _ in plan.ways[start]))
+    s.move(s.zone(B, wrong.frm), s.zone(B, wrong.to), B)
+    s.advance(1.5)
+    assert s.warnings() == 1 and s.controller.warning
+    assert "Not builtin:best's play" in s.message
+    assert s.lit(LightColour.WARNING)
+    s.move(s.zone(B, wrong.to), s.zone(B, wrong.frm), B)  # put back
+    assert not s.controller.warning
+    carry_out(s, B)
+    s.press(Button.DONE)
+    assert s.phase is Phase.AWAIT_ROLL
+    assert s.controller.game.turns()[-1].play == engine().choose(s.controller.game.turns()[-1].before, Roll(6, 4))
+
+
+def test_with_substitutes_allowed_another_legal_play_stands() -> None:
+    s = white_opens(substitute=True)
+    s.throw(6, 4)
+    s.move(s.zone(B, 24), s.zone(B, 18), B)
+    s.move(s.zone(B, 18), s.zone(B, 14), B)
+    s.press(Button.DONE)
+    assert s.warnings() == 0 and s.phase is Phase.AWAIT_ROLL
+    assert [str(m) for m in s.controller.game.turns()[-1].play] in (["24/18", "18/14"], ["24/20", "20/14"])
+
+
+def test_menu_lights_the_hint_and_lists_the_best_plays_with_equities() -> None:
+    s = opened(dice=(3, 1), hints=engine())
+    logs_before = len(s.table.logs)
+    s.press(Button.MENU)
+    hints = s.controller.hints
+    assert hints and hints[0][0] == "8/5 6/5"  # the textbook 3-1: make the 5 point
+    assert all(a[1] >= b[1] for a, b in zip(hints[1:], hints[2:]))
+    assert any(line.startswith("hint 1: 8/5 6/5") for line in s.table.logs[logs_before:])
+    frm, to = lit_move(s)
+    assert "Hint" in s.message
+    s.move(frm, to, W)
+    frm, to = lit_move(s)
+    s.move(frm, to, W)
+    s.press(Button.DONE)
+    assert [str(m) for m in s.controller.game.turns()[-1].play] in (["8/5", "6/5"], ["6/5", "8/5"])
+
+
+def test_takeback_undoes_the_persons_turn_and_the_computers_reply() -> None:
+    s = white_opens()
+    s.throw(6, 4)
+    carry_out(s, B)
+    s.press(Button.DONE)
+    assert s.phase is Phase.AWAIT_ROLL and len(s.controller.game.turns()) == 2
+    start = s.controller.game.turns()[0].before
+    s.press(Button.TAKEBACK)
+    assert [e["colour"] for e in s.entries("takeback")] == ["black", "white"]
+    assert s.phase is Phase.RESTORE and not s.controller.game.turns()
+    s.set_position(start)
+    assert s.phase is Phase.MOVING and s.controller.turn_in_progress == (W, Roll(3, 1))
+
+
+def test_a_failing_engine_leaves_the_turn_to_any_legal_play() -> None:
+    s = opened(dice=(3, 1), computer={B: Broken()})
+    s.move("8", "5", W)
+    s.move("6", "5", W)
+    s.press(Button.DONE)
+    s.throw(6, 4)
+    assert any("broken could not choose" in line for line in s.table.logs)
+    s.move(s.zone(B, 24), s.zone(B, 18), B)
+    s.move(s.zone(B, 18), s.zone(B, 14), B)
+    s.press(Button.DONE)
+    assert s.warnings() == 0 and s.phase is Phase.AWAIT_ROLL
