@@ -136,7 +136,25 @@ class GameOverEntry:
     kind: str
 
 
-Entry = Union[StartEntry, GameEntry, OpeningEntry, RollEntry, TurnEntry, TakebackEntry, GameOverEntry]
+@dataclass(frozen=True)
+class CubeEntry:
+    """A doubling-cube action (backgammon): ``colour`` doubles, takes or drops (``action``);
+    ``value`` is the cube's value the action is about (offered, taken or declined: the
+    doubled value each time), so the journal alone shows the cube."""
+
+    seq: int
+    time: float
+    colour: Colour
+    action: str
+    value: int
+
+
+CUBE_ACTIONS = ("double", "take", "drop")
+"""A cube entry's actions (as ``controller.rules.game.Game.cube`` takes them)."""
+MAX_CUBE = 4096
+"""The highest cube value (as the records allow)."""
+
+Entry = Union[StartEntry, GameEntry, OpeningEntry, RollEntry, TurnEntry, TakebackEntry, GameOverEntry, CubeEntry]
 
 _TYPES: dict[type, str] = {
     StartEntry: "start",
@@ -146,6 +164,7 @@ _TYPES: dict[type, str] = {
     TurnEntry: "turn",
     TakebackEntry: "takeback",
     GameOverEntry: "game-over",
+    CubeEntry: "cube",
 }
 TYPES: tuple[str, ...] = tuple(_TYPES.values())
 """The entry types this program writes and reads."""
@@ -186,6 +205,8 @@ def encode(entry: Entry) -> dict[str, Any]:
         body = {"colour": entry.colour.value, "roll": _roll_json(entry.roll)}
     elif isinstance(entry, GameOverEntry):
         body = {"winner": entry.winner.value, "points": entry.points, "kind": entry.kind}
+    elif isinstance(entry, CubeEntry):
+        body = {"colour": entry.colour.value, "action": entry.action, "value": entry.value}
     else:
         raise TypeError(f"not a journal entry: {entry!r}")
     if isinstance(entry, (OpeningEntry, RollEntry)) and entry.throw is not None:
@@ -346,6 +367,16 @@ def _game_over(fields: _Fields, seq: int, time: float) -> GameOverEntry:
     return GameOverEntry(seq, time, winner, points, fields.text("kind", 40))
 
 
+def _cube(fields: _Fields, seq: int, time: float) -> CubeEntry:
+    colour, action = fields.colour(), fields.data.get("action")
+    if action not in CUBE_ACTIONS:
+        raise fields.fail(f"'action' must be one of {', '.join(CUBE_ACTIONS)}, not {_show(action)}")
+    value = fields.whole("value", 2, MAX_CUBE)
+    if value & (value - 1):
+        raise fields.fail(f"'value' must be a power of two, not {value}")
+    return CubeEntry(seq, time, colour, action, value)
+
+
 _DECODERS: dict[str, Callable[[_Fields, int, float], Entry]] = {
     "start": _start,
     "game": _game,
@@ -354,6 +385,7 @@ _DECODERS: dict[str, Callable[[_Fields, int, float], Entry]] = {
     "turn": _turn,
     "takeback": _takeback,
     "game-over": _game_over,
+    "cube": _cube,
 }
 
 

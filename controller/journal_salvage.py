@@ -14,12 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from .journal_entries import (
-    Entry, GameEntry, GameOverEntry, OpeningEntry, RollEntry, StartEntry, TakebackEntry, TurnEntry, UnknownEntryType,
+    CubeEntry, Entry, GameEntry, GameOverEntry, OpeningEntry, RollEntry, StartEntry, TakebackEntry, TurnEntry, UnknownEntryType,
     decode, type_of,
 )
 from .machine import Controller, ResumeError, Settings
 from .notation.position_json import position_to_json
-from .resume import same_roll
+from .resume import replay_cube, same_roll
 from .rules.game import Match, TurnRecord
 from .rules.values import Roll, RulesError
 
@@ -99,6 +99,8 @@ class _Probe:
                 return self._takeback(entry)
             if isinstance(entry, GameOverEntry):
                 return self._game_over(entry)
+            if isinstance(entry, CubeEntry):
+                return self._cube(entry)
             return self._game(entry)
         except RulesError as error:  # IllegalPlayError and the like: raised before any change
             return str(error)
@@ -146,6 +148,15 @@ class _Probe:
             return "it takes back no turn of this game"
         self.game.undo()
         self.pending = last.roll
+        return None
+
+    def _cube(self, entry: CubeEntry) -> str | None:
+        if self.pending is not None:
+            return f"{self.pending} was thrown: the cube comes before the roll"
+        try:
+            replay_cube(self.game, entry)
+        except ValueError as error:
+            return str(error)
         return None
 
     def _game_over(self, entry: GameOverEntry) -> str | None:

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any, Sequence, Union
 
 from .journal_entries import (
-    Entry, EntryError, GameEntry, GameOverEntry, OpeningEntry, RollEntry, TakebackEntry, TurnEntry, decode, type_of,
+    CubeEntry, Entry, EntryError, GameEntry, GameOverEntry, OpeningEntry, RollEntry, TakebackEntry, TurnEntry, decode,
+    type_of,
 )
 from .notation.position_json import position_to_json
 from .rules.base import RuleSet
@@ -113,6 +114,11 @@ def replay(match: Match, entries: Sequence[Entry]) -> ResumePoint:
                 if not isinstance(record, TurnRecord):
                     raise ValueError("it takes back no turn")
                 pending = record.roll
+            elif isinstance(entry, CubeEntry):
+                if pending is not None:
+                    raise ValueError(f"{pending} was thrown: the cube comes before the roll")
+                replay_cube(game, entry)
+                pending = None
             elif isinstance(entry, GameOverEntry):
                 match.finish_game()
                 pending = None
@@ -126,6 +132,15 @@ def replay(match: Match, entries: Sequence[Entry]) -> ResumePoint:
         last_time = max(last_time, float(entry.time))
     _score_if_over(match)  # a winning turn whose game-over entry was lost with the power
     return ResumePoint(pending, last_dice, seq, last_time)
+
+
+def replay_cube(game: Game, entry: CubeEntry) -> None:
+    """A journalled cube action into ``game`` (ValueError or IllegalPlayError when it does not
+    follow: not allowed now, or a value other than the cube's)."""
+    value = game.cube_value * 2
+    if entry.value != value:
+        raise ValueError(f"the cube is at {game.cube_value}: a {entry.action} is about {value}, not {entry.value}")
+    game.cube(entry.colour, entry.action)
 
 
 def _score_if_over(match: Match) -> None:

@@ -63,8 +63,8 @@ def test_decode_names_the_bad_field(data: dict, named: str) -> None:
 
 
 def test_an_unknown_type_is_its_own_error() -> None:
-    with pytest.raises(UnknownEntryType, match="unknown entry type 'cube'"):
-        decode({"seq": 1, "time": 0.0, "type": "cube"})
+    with pytest.raises(UnknownEntryType, match="unknown entry type 'resign'"):
+        decode({"seq": 1, "time": 0.0, "type": "resign"})
 
 
 def test_a_turn_decodes_to_its_play() -> None:
