@@ -12,7 +12,9 @@ import random
 import threading
 
 from controller.engine import DEFAULT_LEVEL, ENGINE_LEVELS, Engine
+from controller.engine.cube import cube_action
 from controller.rules.base import RuleSet
+from controller.rules.game import Game, Match
 from controller.rules.values import Play, Position, Roll
 from engines.gnubg import DEFAULT_GNUBG_LEVEL, GNUBG_LEVELS, GnubgEngine, parse_level
 from engines.gnubg_process import find_program
@@ -39,6 +41,14 @@ class BuiltinPlayer(_FairDice):
 
     def choose(self, rules: RuleSet, position: Position, roll: Roll, plays: tuple[Play, ...], rng: random.Random) -> Play:
         return self.engine(rules).choose(position, roll, plays, rng)
+
+    def offers_double(self, game: Game, match: Match) -> bool:
+        """The engine's double (``controller.engine.cube``: Janowski for money, the MET in a match)."""
+        return cube_action(self.engine(game.rules), game, match) == "double"
+
+    def takes(self, game: Game, match: Match) -> bool:
+        """The engine's take or pass of the double standing in ``game``."""
+        return cube_action(self.engine(game.rules), game, match) == "take"
 
 
 _GNUBG: dict[tuple[RuleSet, int, str], GnubgEngine] = {}

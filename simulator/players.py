@@ -23,6 +23,7 @@ from typing import Callable, Generator, Iterable, Protocol
 from controller.notation.moves import parse_play
 from controller.records.matfile import MatchRecord, Turn
 from controller.rules.base import RuleSet
+from controller.rules.game import Game, Match
 from controller.rules.registry import get_rule_set
 from controller.rules.turn import TurnMap
 from controller.rules.values import BAR, OFF, Colour, Move, Play, Position, Roll
@@ -52,14 +53,45 @@ class Strategy(Protocol):
     def choose(self, rules: RuleSet, position: Position, roll: Roll, plays: tuple[Play, ...], rng: random.Random) -> Play: ...
 
 
+class CubePlayer(Protocol):
+    """A strategy that handles the doubling cube (backgammon); a strategy without these
+    methods never doubles and always takes (``offers_double``, ``takes_double``)."""
+
+    def offers_double(self, game: Game, match: Match) -> bool:
+        """Does the side to roll in ``game`` double now (``game.may_double`` holds)?"""
+        ...
+
+    def takes(self, game: Game, match: Match) -> bool:
+        """Is the double standing in ``game`` taken (asked of the side answering it)?"""
+        ...
+
+
+def offers_double(player: object, game: Game, match: Match) -> bool:
+    """Does ``player`` double now?  Players without a cube never do."""
+    method = getattr(player, "offers_double", None)
+    return bool(method(game, match)) if method is not None else False
+
+
+def takes_double(player: object, game: Game, match: Match) -> bool:
+    """Does ``player`` take the double standing?  Players without a cube always do."""
+    method = getattr(player, "takes", None)
+    return bool(method(game, match)) if method is not None else True
+
+
 class _FairDice:
-    """Rolls and opening throws with fair dice."""
+    """Rolls and opening throws with fair dice; the cube never doubled, always taken."""
 
     def roll(self, rng: random.Random) -> Roll:
         return random_roll(rng)
 
     def opening(self, rng: random.Random) -> int:
         return rng.randint(1, 6)
+
+    def offers_double(self, game: Game, match: Match) -> bool:
+        return False
+
+    def takes(self, game: Game, match: Match) -> bool:
+        return True
 
 
 def random_roll(rng: random.Random) -> Roll:

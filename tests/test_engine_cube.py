@@ -130,3 +130,34 @@ def test_decisions_are_deterministic(engine: Engine) -> None:
     position = Position.from_counts({6: 3, 5: 3, 4: 3, 3: 3}, {6: 4, 5: 4, 4: 4}, turn=WHITE, white_off=3, black_off=3)
     first = decide(engine.evaluate(position), CubeState())
     assert all(decide(engine.evaluate(position), CubeState()) == first for _ in range(3))
+
+
+def test_the_engines_cube_action_offers_then_answers(engine: Engine) -> None:
+    from controller.engine.cube import cube_action
+
+    match = Match(RULES, 0)
+    game = match.new_game()
+    game.throw_opening(3, 1)
+    game.position = Position.from_counts({1: 4, 2: 4, 3: 4}, {6: 4, 5: 4, 4: 4}, turn=WHITE, white_off=3, black_off=3)
+    assert cube_action(engine, game, match) == "double"
+    game.cube(WHITE, "double")
+    assert game.offered_by is WHITE
+    assert cube_action(engine, game, match) == "drop"
+    crawford = Match(RULES, 3, score={WHITE: 2, BLACK: 0})
+    game = crawford.new_game()
+    game.position = Position.from_counts({1: 4, 2: 4, 3: 4}, {6: 4, 5: 4, 4: 4}, turn=BLACK, white_off=3, black_off=3)
+    assert cube_action(engine, game, crawford) == "no double"
+
+
+def test_simulated_players_double_only_when_they_handle_the_cube() -> None:
+    from simulator.engine_player import BuiltinPlayer
+    from simulator.players import GreedyPlayer, offers_double, takes_double
+
+    match = Match(RULES, 0)
+    game = match.new_game()
+    game.position = Position.from_counts({1: 4, 2: 4, 3: 4}, {6: 4, 5: 4, 4: 4}, turn=WHITE, white_off=3, black_off=3)
+    assert not offers_double(GreedyPlayer(), game, match) and not offers_double(object(), game, match)
+    assert offers_double(BuiltinPlayer("intermediate"), game, match)
+    game.cube(WHITE, "double")
+    assert takes_double(GreedyPlayer(), game, match) and takes_double(object(), game, match)
+    assert not takes_double(BuiltinPlayer("intermediate"), game, match)

@@ -34,7 +34,7 @@ from enum import Enum
 from controller.rules.game import Game, Match
 from controller.rules.values import Colour
 
-from .engine import Evaluation
+from .engine import Engine, Evaluation
 from .met import MatchEquityTable, kazaross_xg2
 
 EFFICIENCY = 0.68
@@ -212,6 +212,18 @@ def cube_state(game: Game, match: Match, colour: Colour) -> CubeState:
     return CubeState(game.cube_value, owner, away, crawford, post)
 
 
+def cube_action(engine: Engine, game: Game, match: Match) -> str:
+    """The engine's cube action in ``game`` (of ``match``): for the side to roll when no offer
+    stands, ``double`` or ``no double``; for the side answering one, ``take`` or ``drop``."""
+    doubler = game.offered_by or game.turn
+    if game.offered_by is None and not game.may_double(doubler):
+        return "no double"
+    decision = decide(engine.evaluate(game.position.with_turn(doubler)), cube_state(game, match, doubler))
+    if game.offered_by is not None:
+        return "take" if decision.takes else "drop"
+    return "double" if decision.doubles else "no double"
+
+
 def offers(evaluation: Evaluation, cube: CubeState) -> bool:
     """Should the player to roll double?"""
     return decide(evaluation, cube).doubles
@@ -223,4 +235,4 @@ def takes(evaluation: Evaluation, cube: CubeState) -> bool:
     return decide(evaluation, cube).takes
 
 
-__all__ = ["EFFICIENCY", "CubeAction", "CubeDecision", "CubeState", "cube_state", "decide", "offers", "takes"]
+__all__ = ["EFFICIENCY", "CubeAction", "CubeDecision", "CubeState", "cube_action", "cube_state", "decide", "offers", "takes"]

@@ -145,6 +145,11 @@ class Game:
             and self.cube_owner in (None, colour)
         )
 
+    @property
+    def offered_by(self) -> Colour | None:
+        """The colour whose double waits to be taken or dropped (None: no offer stands)."""
+        return self._offered_by
+
     def cube(self, colour: Colour, action: str) -> CubeAction:
         """Record ``double`` (by the player to roll), ``take`` or ``drop`` (by the other)."""
         if action == "double":
