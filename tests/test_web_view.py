@@ -48,6 +48,9 @@ def check(state: dict, controller: Controller, output: Output) -> None:
     assert state["pips"] == {c.value: game.position.pip_count(c) for c in Colour}
     score = controller.match.score
     assert (state["score"]["white"], state["score"]["black"]) == tuple(score.values())
+    owner, offered = game.cube_owner, game.offered_by
+    assert state["cube"] == {"value": game.cube_value, "owner": owner.value if owner else None,
+                             "offered_by": offered.value if offered else None}
     if rules.MIRRORED:
         record = xgid_decode(state["xgid"], rules)
         assert record.position == game.position

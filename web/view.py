@@ -68,6 +68,7 @@ class StateView:
             "warning": {"reason": self._reason or "illegal", "message": frame.message} if controller.warning else None,
             "turns": self._turn_list(game, len(controller.match.games)),
             "score": _score(controller.match),
+            "cube": _cube(game),
             "link": self.link,
             "hand": hand or {"white": 0, "black": 0},
             "players": self.players,
@@ -114,6 +115,16 @@ def _next_turn(game: Game) -> str | None:
 def _score(match: Match) -> dict[str, int]:
     return {"white": match.score[WHITE], "black": match.score[BLACK], "match_length": match.length,
             "game": max(len(match.games), 1)}
+
+
+def _cube(game: Game) -> dict[str, Any]:
+    """The doubling cube: its value, its owner (None: centred) and a double standing (None: none)."""
+    owner, offered = game.cube_owner, game.offered_by
+    return {
+        "value": game.cube_value,
+        "owner": owner.value if owner is not None else None,
+        "offered_by": offered.value if offered is not None else None,
+    }
 
 
 def _xgid(position: Position, roll: Roll | None, match: Match, game: Game) -> str | None:
