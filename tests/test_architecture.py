@@ -69,7 +69,25 @@ def test_only_the_composition_root_knows_the_web_face(path: Path) -> None:
     assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
 
 
-CYCLE_FREE = ("controller", "controller/rules", "hal", "simulator", "web")
+@pytest.mark.parametrize("path", modules("controller"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_only_the_composition_root_knows_the_outside_engines(path: Path) -> None:
+    """The outside engines (gnubg) are optional players: the CLI and the simulator use them."""
+    if path.name == "cli.py" and path.parent.name == "controller":
+        return
+    bad = {name for name in imports(path) if name.split(".")[0] == "engines"}
+    assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+@pytest.mark.parametrize("path", modules("engines"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_outside_engines_use_only_the_game(path: Path) -> None:
+    """An outside engine knows the rules, positions and their notation, nothing of the board."""
+    bad = {name for name in imports(path)
+           if name.split(".")[0] in ("hal", "simulator", "web", "firmware")
+           or (name.startswith("controller.") and name.split(".")[1] not in ("rules", "engine", "notation"))}
+    assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+CYCLE_FREE = ("controller", "controller/rules", "hal", "simulator", "web", "engines")
 """Packages whose modules import one another without a circle (add a package here)."""
 
 
