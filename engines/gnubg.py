@@ -116,7 +116,8 @@ class GnubgEngine:
 
     def rank(self, position: Position, roll: Roll, plays: Sequence[Play] | None = None) -> list[tuple[Play, float]]:
         """Our legal plays (or ``plays``) with gnubg's equity for the mover, best first (ties
-        kept in our order)."""
+        kept in our order).  An impossible position is a PositionError before gnubg sees it."""
+        position = self.rules.validate(position)
         candidates = self._candidates(position, roll, plays)
         if not candidates:
             return []
@@ -146,7 +147,7 @@ class GnubgEngine:
 
     def evaluate(self, position: Position) -> Evaluation:
         """``position`` judged by gnubg for the side to move: chances and cubeless equity."""
-        probs, equity = self._evaluate([position])[0]
+        probs, equity = self._evaluate([self.rules.validate(position)])[0]
         return _evaluation(probs, equity)
 
     # -- helpers --------------------------------------------------------------------------
