@@ -10,7 +10,7 @@ import argparse
 import dataclasses
 import json
 import sys
-from typing import TYPE_CHECKING, Any, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TextIO
 
 from . import cli_args
 from .collector import settle_after_startup
@@ -20,6 +20,7 @@ from .notation.bounded_json import JsonInputError, load_json
 from .notation.diagram import draw
 from .notation.moves import format_play
 from .notation.position_json import position_from_json, position_to_json
+from .player_names import PlayerName
 from .records.matfile import read_mat
 from .records.replay import ReplayError, replay
 from .rules import Position, Roll, RuleSet, RulesError, get_rule_set, rule_set_names
@@ -204,6 +205,33 @@ def _settings(args: argparse.Namespace) -> tuple["Settings", "Config"]:
     return Settings(rules, quarter, config.match_length, config.grace), config
 
 
+def _with_players(settings: "Settings", white: "PlayerName", black: "PlayerName", config: "Config",
+                  say: Callable[[str], None] | None) -> "Settings":
+    """``settings`` with the computer's sides (an engine or a strategy lit on the board), the
+    hint engine and substitutes; an engine that cannot play here is one error line."""
+    from simulator.opponents import OpponentError, opponent
+
+    rules = settings.rules
+    computer = {}
+    try:
+        for colour, name in ((Colour.WHITE, white), (Colour.BLACK, black)):
+            if name.kind != "human":
+                computer[colour] = opponent(name, rules)
+    except OpponentError as error:
+        raise CliError(f"--{colour.value} {name}: {error}") from None
+    hints = next((engine for engine in computer.values() if hasattr(engine, "evaluate")), None)
+    if hints is None and config.hints is not None:
+        try:
+            hints = opponent(config.hints, rules)
+        except OpponentError as error:
+            if say is not None:
+                say(f"no hints: {error}")
+    if say is not None and computer:
+        say("The computer plays " + ", ".join(f"{c.value} ({e.name})" for c, e in computer.items())
+            + ": its plays are lit in cyan, move by move, for you to carry out")
+    return dataclasses.replace(settings, computer=computer, hints=hints, substitute=config.substitute)
+
+
 def _say(out: TextIO):  # type: ignore[no-untyped-def]
     def say(line: str) -> None:
         out.write(line + "\n")
@@ -221,6 +249,7 @@ def cmd_run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     if args.port or config.port or config.board:  # behind a serial link: confirm a board before a warning
         settings = dataclasses.replace(settings, confirm=True)
     say = _say(out)
+    settings = _with_players(settings, args.white or config.white, args.black or config.black, config, say)
     journal_path = args.journal or config.journal
     if journal_path:
         check_journal_path(journal_path)  # before play starts: a journal that cannot be written is bad input
@@ -424,18 +453,10 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     from simulator.engine_player import strategy
     from simulator.table import TableReport, simulate
 
-    settings, _ = _settings(args)
-    try:
-        strategy(args.white), strategy(args.black)
-    except ValueError as error:
-        raise CliError(f"--white/--black: {error}") from None
-    if "builtin" in (args.white.split(":")[0], args.black.split(":")[0]):
-        from controller.engine import Engine, EngineError, WeightsError
-
-        try:
-            Engine(settings.rules, "intermediate")
-        except (EngineError, WeightsError) as error:
-            raise CliError(f"builtin player: {error}") from None
+    settings, config = _settings(args)
+    engines = {c: n for c, n in ((Colour.WHITE, args.white), (Colour.BLACK, args.black)) if n.is_engine}
+    settings = _with_players(settings, engines.get(Colour.WHITE, PlayerName("human")),
+                             engines.get(Colour.BLACK, PlayerName("human")), dataclasses.replace(config, hints=None), None)
     tty = sys.stderr.isatty() and not args.json
 
     def progress(done: int, report: TableReport) -> None:
@@ -450,12 +471,13 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     settle_after_startup()
     report = simulate(settings, args.games, seed=args.seed, noise=args.noise, illegal_rate=args.illegal_rate,
                       records=args.records, progress=progress, link=args.link, hands=args.hands, speed=args.speed,
-                      players=lambda: (strategy(args.white), strategy(args.black)))
+                      players=lambda: tuple(strategy("random" if n.is_engine or n.kind == "human" else n.kind)  # type: ignore[return-value]
+                                            for n in (args.white, args.black)))
     if tty:
         sys.stderr.write("\n")
     figures = report.as_json()
     if args.json:
-        players = {"white": args.white, "black": args.black}
+        players = {"white": str(args.white), "black": str(args.black)}
         out.write(json.dumps({"rules": settings.rules.name, "players": players, **figures}) + "\n")
     else:
         cpu = report.cpu_per_snapshot()
@@ -607,6 +629,9 @@ def build_parser() -> argparse.ArgumentParser:
     _game_options(run)
     run.add_argument("--players", type=cli_args.players, default="greedy",
                      help="who plays: random, greedy or web (in the browser; needs --web), or WHITE,BLACK such as web,greedy")
+    run.add_argument("--white", type=cli_args.player, help="White's player: human (default), random, greedy, "
+                     "builtin[:beginner|intermediate|best] or gnubg[:0|1|2]; a computer's plays are lit for a person to carry out")
+    run.add_argument("--black", type=cli_args.player, help="Black's player (as --white)")
     run.add_argument("--web", type=cli_args.listen, metavar="[HOST:]PORT",
                      help="serve the live web view (default host 127.0.0.1; off it a token is needed to play)")
     run.add_argument("--typed", action="store_true", help="simulated board: play White by typing; real board: type rolls and buttons")
@@ -659,8 +684,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the players' pace (1: a person's)")
     sim.add_argument("--records", type=cli_args.file_path, help="folder for each game's .mat record")
     sim.add_argument("--json", action="store_true")
-    sim.add_argument("--white", default="random", help="White's player: random, greedy or builtin[:beginner|intermediate|best]")
-    sim.add_argument("--black", default="random", help="Black's player (as --white)")
+    sim.add_argument("--white", type=cli_args.player, default="random",
+                     help="White's player: random (default), greedy, human (a simulated person: random plays), "
+                     "builtin[:beginner|intermediate|best] or gnubg[:0|1|2] (the computer: its plays lit, carried out by a simulated person)")
+    sim.add_argument("--black", type=cli_args.player, default="random", help="Black's player (as --white)")
     sim.add_argument("--link", choices=("direct", "serial"), default="direct",
                      help="serial: through the firmware on a virtual device and a real pyserial link")
     sim.set_defaults(func=cmd_simulate)

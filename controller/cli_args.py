@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from .player_names import PlayerName, parse_player
 from .rules.geometry import QUARTERS
 
 if TYPE_CHECKING:
@@ -132,6 +133,14 @@ def players(text: str) -> str:
     return text
 
 
+def player(text: str) -> PlayerName:
+    """A ``type=`` for ``--white``/``--black``: a player name (``controller.player_names``)."""
+    try:
+        return parse_player(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 seconds = number(0.0, MAX_SECONDS)
 """A time in seconds, 0 or more (0 usually means: no limit)."""
 seed = whole_number(*SEED_RANGE)
@@ -139,5 +148,5 @@ games = whole_number(1, 1_000_000)
 noise = number(0.0, 10.0)
 rate = number(0.0, 1.0)
 
-__all__ = ["die", "file_path", "games", "input_source", "noise", "number", "port", "quarter", "rate", "seconds",
+__all__ = ["die", "file_path", "games", "input_source", "noise", "number", "player", "port", "quarter", "rate", "seconds",
            "seed", "whole_number"]

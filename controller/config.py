@@ -17,6 +17,7 @@ from hal.interfaces import DiceKind
 from .listen import Listen, parse_listen
 from .notation.bounded_json import bracket_depth
 from .rules.base import RuleSet
+from .player_names import PlayerName, parse_player
 from .rules.geometry import QUARTERS
 from .rules.registry import get_rule_set
 from .rules.values import RulesError
@@ -45,6 +46,13 @@ class Config:
     """Serve the web view there (``[web] listen``)."""
     web_token: str | None = None
     """The token a browser needs to play when the web view listens beyond this machine."""
+    white: PlayerName = PlayerName("human")
+    black: PlayerName = PlayerName("human")
+    """Who plays each side (``[players]``): a person, or an engine whose plays are lit."""
+    substitute: bool = False
+    """A person carrying the computer's checkers may make another legal play instead."""
+    hints: PlayerName | None = PlayerName("builtin", "best")
+    """The engine Menu asks for a hint (``[players] hints``, "none" for no hints)."""
     source: str = "<defaults>"
 
 
@@ -55,6 +63,7 @@ _SECTIONS = {
     "gpio": None,  # checked by hal.gpio_config
     "board": {"port"},
     "web": {"listen", "token"},
+    "players": {"white", "black", "substitute", "hints"},
 }
 
 
@@ -161,8 +170,37 @@ def parse_config(data: Mapping[str, Any], source: str = "<config>") -> Config:
                              or any(ord(c) < 32 or ord(c) == 127 for c in port)):
         raise fail("board.port", f"expected a device path or URL (or no port: found by USB id), got {port!r}")
     web, token = _web(data.get("web", {}), fail)
+    white, black, substitute, hints = _players(data.get("players", {}), fail)
     return Config(rules, quarter, match_length, float(grace), dice, journal, records, gpio, port, "board" in data,
-                  web, token, source)
+                  web, token, white, black, substitute, hints, source)
+
+
+def _players(section: Mapping[str, Any], fail: Any) -> tuple[PlayerName, PlayerName, bool, PlayerName | None]:
+    """The ``[players]`` section: who plays White and Black, substitutes, the hint engine."""
+    names = []
+    for key in ("white", "black"):
+        value = section.get(key, "human")
+        try:
+            if not isinstance(value, str):
+                raise ValueError(f"expected a player name such as \"human\" or \"builtin:best\", got {value!r}")
+            names.append(parse_player(value))
+        except ValueError as error:
+            raise fail(f"players.{key}", str(error)) from None
+    substitute = section.get("substitute", False)
+    if not isinstance(substitute, bool):
+        raise fail("players.substitute", f"expected true or false, got {substitute!r}")
+    hints_text = section.get("hints", "builtin")
+    hints: PlayerName | None = None
+    if hints_text != "none":
+        try:
+            if not isinstance(hints_text, str):
+                raise ValueError(f"expected an engine name or \"none\", got {hints_text!r}")
+            hints = parse_player(hints_text)
+            if not hints.is_engine:
+                raise ValueError(f"hints come from an engine (builtin or gnubg) or \"none\", not {hints_text!r}")
+        except ValueError as error:
+            raise fail("players.hints", str(error)) from None
+    return names[0], names[1], substitute, hints
 
 
 def _web(section: Mapping[str, Any], fail: Any) -> tuple[Listen | None, str | None]:

@@ -35,6 +35,7 @@ from .computer_steps import ComputerSteps
 from .journal_entries import JOURNAL_VERSION, Entry, StartEntry
 from .outputs import Output, Settings
 from .held import Undecided
+from .opponent import Planned
 from .phases import AwaitRoll, GameOver, HeldRoll, Moving, Opening, Phase, Restore, Setup, State
 from .resume import ResumeError, ResumePoint, Window
 from .resume_steps import ResumeSteps
@@ -365,6 +366,12 @@ class Controller(ResumeSteps, TurnSteps, ComputerSteps):
     def hints(self) -> tuple[tuple[str, float], ...]:
         """The last hint of this turn: plays in standard notation with their equity, best first."""
         return self._hints
+
+    @property
+    def plan(self) -> Planned | None:
+        """The computer's play the board holds the person to now, if any."""
+        state = self._state
+        return state.turn.plan if isinstance(state, Moving) else None
 
     @property
     def computer_play(self) -> str | None:

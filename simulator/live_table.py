@@ -182,9 +182,12 @@ class LiveTable:
         plays = table.rules.legal_plays(position, roll)
         if not plays:
             return
-        player: Strategy = table.players[colour]
-        play = player.choose(table.rules, position, roll, plays, table.rng)
-        yield from table.hand.perform(position, roll, play)
+        if colour in table.settings.computer:  # the computer's play, carried out from the lights
+            yield from table.follower.carry(position, roll)
+        else:
+            player: Strategy = table.players[colour]
+            play = player.choose(table.rules, position, roll, plays, table.rng)
+            yield from table.hand.perform(position, roll, play)
         yield 0.4
         if table.controller.turn_in_progress == (colour, roll):
             table.sim.buttons.press(Button.DONE)

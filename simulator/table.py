@@ -22,7 +22,7 @@ from controller.collector import collect_when_idle
 from controller.journal import Journal
 from controller.machine import Controller, Output, Phase, Settings
 from controller.rules.game import Game, TurnRecord
-from controller.rules.values import Colour, Play, Roll
+from controller.rules.values import Colour, IllegalPlayError, Play, Roll
 from controller.files import write_atomic
 from controller.records.from_match import match_record
 from controller.records.matfile import write_mat
@@ -31,6 +31,7 @@ from hal.interfaces import Button, DiceEvent, SnapshotEvent, TickEvent
 from hal.zones import LINES
 
 from .hardware import SimulatedHardware
+from .follower import LightFollower
 from .players import Behaviour, Hand, RandomPlayer, Steps, Strategy
 from .restart import put, restart_scene, resume_truth
 from .scheduler import ScheduledCall
@@ -195,6 +196,10 @@ class Table:
             self.sim.clock.now,
             lambda: self.sim.sounder.played,
         )
+        self.follower = LightFollower(
+            self.rules, self.controller.reader, self.hand, lambda: self.sim.lights.current, lambda: self.controller.plan
+        )
+        """The person carrying the computer's checkers (the sides in ``settings.computer``)."""
         self.report = TableReport()
         self.observer = observer
         self.pace = pace
@@ -387,6 +392,16 @@ class Table:
             if not plays:
                 self.sim.board.unhover()
                 truth.play(roll, Play())
+                roll = None
+                continue
+            if colour in self.settings.computer and self.partial is None:  # a person carries the computer's play
+                play = yield from self.follower.carry(position, roll)
+                try:
+                    truth.play(roll, play)
+                except IllegalPlayError:
+                    self.report.mismatches.append(f"the lights left {colour.value}'s {roll} unfinished after {play}")
+                    break
+                self.report.plays_made += 1
                 roll = None
                 continue
             play, done = self.partial or (player.choose(self.rules, position, roll, plays, rng), 0)

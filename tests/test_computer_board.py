@@ -168,3 +168,22 @@ def test_a_failing_engine_leaves_the_turn_to_any_legal_play() -> None:
     s.move(s.zone(B, 18), s.zone(B, 14), B)
     s.press(Button.DONE)
     assert s.warnings() == 0 and s.phase is Phase.AWAIT_ROLL
+
+
+def test_a_whole_game_person_against_computer_on_the_simulated_board() -> None:
+    """The simulated person carries the computer's plays from the lights, sometimes
+    wrongly: every wrong move is warned, no false warning, every play recorded."""
+    from controller.machine import Settings
+    from simulator.players import Behaviour, GreedyPlayer, RandomPlayer
+    from simulator.table import Table
+
+    for rules, seed in (("trictrac", 3), ("rally-hitting", 4)):
+        settings = Settings(get_rule_set(rules), computer={W: engine(rules)})
+        table = Table(settings, seed=seed, behaviour=Behaviour(illegal_rate=0.5), players=(RandomPlayer(), GreedyPlayer()))
+        report = table.play_match()
+        assert report.finished == 1 and not report.mismatches and not report.false_warnings, report.mismatches
+        assert report.illegal_attempts >= 3 and report.attempts_warned == report.illegal_attempts
+        chosen = [t for t in table.controller.game.turns() if t.colour is W and t.play]
+        assert chosen and all(t.play and engine(rules).choose(t.before, t.roll) for t in chosen)
+        for turn in chosen:  # each recorded play is the engine's choice (the same board)
+            assert get_rule_set(rules).apply(turn.before, engine(rules).choose(turn.before, turn.roll)) == turn.after

@@ -101,7 +101,7 @@ def test_unknown_levels_and_players_are_refused() -> None:
     with pytest.raises(ValueError):
         strategy("builtin:grandmaster")
     with pytest.raises(ValueError):
-        strategy("gnubg")
+        strategy("gnubg:9")
     assert isinstance(strategy("builtin"), BuiltinPlayer)
     assert strategy("greedy").name == "greedy"
 
@@ -120,7 +120,7 @@ def test_simulate_reports_the_winners_of_builtin_against_greedy() -> None:
                 out=out, stdin=io.StringIO())
     report = json.loads(out.getvalue())
     assert code == 0
-    assert report["players"] == {"white": "builtin", "black": "greedy"}
+    assert report["players"] == {"white": "builtin:best", "black": "greedy"}
     assert sum(report["wins"].values()) == 2
     assert report["points"]["white"] + report["points"]["black"] >= 2
     assert not math.isnan(report["cpu_per_snapshot"]["median_ms"])
