@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from controller.engine import DEFAULT_LEVEL, ENGINE_LEVELS  # noqa: E402
-from controller.rules import Play, Roll, RuleSet, get_rule_set, rule_set_names  # noqa: E402
+from controller.rules import Play, RuleSet, get_rule_set, rule_set_names  # noqa: E402
 from controller.rules.game import Game  # noqa: E402
 from engines.gnubg import GNUBG_RULES  # noqa: E402
 from engines.gnubg_process import GnubgMissing, find_program  # noqa: E402

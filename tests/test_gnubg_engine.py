@@ -113,7 +113,6 @@ def test_gnubg_bears_off_the_last_checkers_to_win(engines: dict[str, GnubgEngine
 def test_gnubg_hits_the_escaping_blot(engines: dict[str, GnubgEngine], name: str, turn: Colour) -> None:
     """One opposing checker left in the mover's outfield: hitting it turns a lost race into a
     likely gammon."""
-    rules = get_rule_set(name)
     pos = position(side({13: 2, 6: 5, 5: 4, 4: 4}), side({15: 1, 6: 4, 5: 4, 4: 3, 3: 3}), turn)
     roll = Roll(3, 1)
     ranked = engines[name].rank(pos, roll)
