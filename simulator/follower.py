@@ -51,8 +51,9 @@ class LightFollower:
                 yield LOOK
                 waited += LOOK
                 lit = lit_move(self.lights(), points)
-                if lit is not None:
-                    break
+                if lit is not None and any((m.frm, m.to) == lit for m in turn.legal_moves()):
+                    break  # else the lights still show the move just made: the board has not caught up
+                lit = None
             if lit is None:  # nothing lit: the board shows the play as done (or stands wrong)
                 break
             yield self.hand._wait(behaviour.think if made == 0 else behaviour.hesitate)

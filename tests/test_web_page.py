@@ -349,3 +349,70 @@ def put_down(hub: Hub, name: str, who: Checker, before: list[int] | None) -> Non
         return more and state["hand"] == {"white": 0, "black": 0}
 
     wait_until(down, what=f"a {who.value} checker down on {name}")
+
+
+def test_against_the_computer_the_page_shows_its_play_in_cyan_and_the_hints(page: Any, tmp_path: Path) -> None:
+    """White plays in the page against the built-in engine (Black, its checkers moved by the
+    live table's hand from the lights): Menu lists the hints with equities, the computer's
+    play is named and lit in the engine's colour, and the turns are recorded as played."""
+    from controller.engine import Engine
+
+    engine = Engine(get_rule_set("trictrac"))
+    session = LiveSession("trictrac", {Colour.WHITE}, tmp_path, seed=5, speed=15.0,
+                          players={"white": "web", "black": "greedy"}, computer={Colour.BLACK: engine}, hints=engine)
+    session.thread.start()
+    rng = random.Random(3)
+    geometry = session.controller.reader.geometry
+    seen_computer = seen_hint = 0
+    handled: tuple[Any, ...] | None = None
+    try:
+        with serving(session.hub, records=session.records) as server:
+            open_page(page, server.url)
+            end = time.monotonic() + 120
+            while seen_computer < 2 or seen_hint < 2:
+                assert time.monotonic() < end, (seen_computer, seen_hint, session.hub.state()["message"])
+                time.sleep(0.05)
+                state = session.hub.state()
+                key = (state["phase"], state["turn"], tuple(state["dice"]), len(state["turns"]))
+                if state["computer_play"] and key != handled:
+                    handled = key
+                    catch_up(page, session.hub)
+                    assert page.locator("#computer").inner_text() == f"The computer plays {state['computer_play']}: carry it out as lit"
+                    assert page.locator('[data-light][data-colour="engine"]').count() >= 1 or "done" in state["message"]
+                    assert "builtin:best (the computer" in page.locator("#players").inner_text()
+                    seen_computer += 1
+                if key == handled or state["turn"] not in ("white", None):
+                    continue
+                if state["phase"] == "opening":  # equal throws: throw again
+                    page.click("#throw")
+                    time.sleep(0.5)
+                elif state["phase"] == "await roll":
+                    handled = key
+                    page.click("#throw")
+                elif state["phase"] == "moving":
+                    handled = key
+                    page.click("#menu")
+                    page.wait_for_function("document.querySelectorAll('#hints li').length > 0", timeout=WAIT * 1000)
+                    hints = session.hub.state()["hints"]
+                    assert page.locator("#hints li").all_inner_texts()[0] == f"{hints[0]['play']} ({hints[0]['equity']:+.3f})"
+                    assert page.locator('[data-light][data-colour="engine"]').count() == 2  # from and to of its first move
+                    seen_hint += 1
+                    chosen = choose_play(state, rng)
+                    if chosen is not None:
+                        colour, play = chosen
+                        for move in play:
+                            steps = hand_steps(geometry, colour, move)
+                            for (_, frm, who), (_, to, _) in zip(steps[::2], steps[1::2]):
+                                source = checker(page, frm, who.value)
+                                source.wait_for(timeout=WAIT * 1000)
+                                before = session.hub.state()["zones"][zone(to)]
+                                drag(page, source, hit_area(page, to))
+                                put_down(session.hub, to, who, before)
+                    catch_up(page, session.hub)
+                    page.click("#done")
+    finally:
+        session.close()
+    assert not session.errors and not session.warnings, (session.errors, [w.frame.message for w in session.warnings])
+    for turn in session.controller.game.turns():  # every computer turn is the engine's play
+        if turn.colour is Colour.BLACK and turn.play:
+            assert get_rule_set("trictrac").apply(turn.before, engine.choose(turn.before, turn.roll)) == turn.after

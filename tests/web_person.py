@@ -104,8 +104,8 @@ class LiveSession:
     the warnings given and the hand actions refused are kept."""
 
     def __init__(self, rules: str, people: set[Colour], folder: Path, seed: int, speed: float,
-                 players: dict[str, str] | None = None) -> None:
-        self.controller = Controller(Settings(get_rule_set(rules), match_length=1))
+                 players: dict[str, str] | None = None, **more: Any) -> None:
+        self.controller = Controller(Settings(get_rule_set(rules), match_length=1, **more))
         self.hub = Hub(web_sides=tuple(sorted(c.value for c in people)))
         self.publish = Publisher(self.hub, StateView(self.controller, players), hand=lambda: self.table.sim.board.hand)
         self.warnings: list[Output] = []

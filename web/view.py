@@ -72,6 +72,9 @@ class StateView:
             "link": self.link,
             "hand": hand or {"white": 0, "black": 0},
             "players": self.players,
+            "computer": {c.value: e.name for c, e in controller.settings.computer.items()},
+            "computer_play": controller.computer_play,
+            "hints": [{"play": play, "equity": equity} for play, equity in controller.hints],
         }
 
     def _position_facts(self, position: Position, roll: Roll | None, match: Match, game: Game) -> dict[str, Any]:

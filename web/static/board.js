@@ -183,6 +183,8 @@
     drawDice(dice, s.turn);
     setText("dice", dice.join(" "));
     setText("message", s.message);
+    setText("computer", s.computer_play ? `The computer plays ${s.computer_play}: carry it out as lit` : "");
+    drawHints(s.hints || []);
     setText("warning", s.warning ? `⚠ ${s.warning.reason}: ${s.warning.message}` : "");
     const between = {"setup": "Setting up", "opening": "Opening roll", "game over": "Game over", "restore": "Restoring"};
     setText("turn", s.turn && s.phase !== "game over" ? `${cap(s.turn)}'s turn` : (between[s.phase] || ""));
@@ -197,7 +199,9 @@
     $("copy-xgid").disabled = !s.xgid;
     $("copy-position-id").disabled = !s.position_id;
     const p = s.players || {};
-    setText("players", p.white ? `White: ${p.white} · Black: ${p.black}` : "");
+    const cpu = s.computer || {};
+    const who = c => cpu[c] ? `${cpu[c]} (the computer; its checkers moved by ${p[c]})` : p[c];
+    setText("players", p.white ? `White: ${who("white")} · Black: ${who("black")}` : "");
     drawMoves(s.turns || []);
     drawLink();
     drawButtons();
@@ -205,6 +209,19 @@
     lastPhase = s.phase;
     document.body.dataset.version = s.version;
     if (typeof s.output_ms === "number") window.trictracLatencies.push(Date.now() - s.output_ms);
+  }
+
+  function drawHints(hints) {
+    const list = $("hints");
+    const lines = hints.map(h => `${h.play} (${h.equity >= 0 ? "+" : ""}${h.equity.toFixed(3)})`);
+    if (list.dataset.lines === lines.join("|")) return;
+    list.dataset.lines = lines.join("|");
+    list.textContent = "";
+    for (const line of lines) {
+      const item = document.createElement("li");
+      item.textContent = line;
+      list.appendChild(item);
+    }
   }
 
   function drawMoves(turns) {
