@@ -82,7 +82,8 @@ class Controller(ResumeSteps, TurnSteps, ComputerSteps):
     def __post_init__(self) -> None:
         rules = self.settings.rules
         self.reader = BoardReader(rules, rules.geometry(self.settings.quarter))
-        self._screens = Screens(self.reader, rules, self.settings.quarter or rules.START_QUARTER)
+        computer = tuple((colour, engine.name) for colour, engine in self.settings.computer.items())
+        self._screens = Screens(self.reader, rules, self.settings.quarter or rules.START_QUARTER, computer)
         self._alarm = Alarm(self.settings.grace, self.settings.confirm)
         self.match = Match(rules, self.settings.match_length)
         self.game = self.match.new_game()

@@ -8,7 +8,7 @@ id and the time, which name the match's record (``controller.records.store``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
@@ -134,6 +134,10 @@ def open_controller(settings: Settings, journal: Journal | None, log: Log, time:
         log(journal.set_aside_whole(found.whole).damage or "")
     elif found.entries:
         played = journal_settings(_start_of(found.entries), settings.grace, settings.confirm)
+        if played.rules == settings.rules:  # the computer's sides and hints go on as configured
+            played = replace(played, computer=settings.computer, hints=settings.hints, substitute=settings.substitute)
+        elif settings.computer:
+            log(f"the journal's {played.rules.name} match is finished without the computer (it is set up for {settings.rules.name})")
         keep, unreplayable = salvage(played, found.entries)
         controller = resume_kept(played, found.entries, keep, unreplayable)
         loaded = journal.keep(found, keep, unreplayable)

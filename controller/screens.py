@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from hal.interfaces import LightFrame
 
 from . import guidance
-from .phases import Moving, Opening, State
+from .phases import AwaitRoll, Moving, Opening, State
 from .rules.base import GameResult, RuleSet
 from .rules.game import Game, Match
 from .opponent import Planned
@@ -26,13 +26,19 @@ class Screens:
     rules: RuleSet
     quarter: str
     """The rally's start quarter in play (lit during setup and the opening)."""
+    computer: tuple[tuple[Colour, str], ...] = ()
+    """The sides the computer plays, with its name (its dice are thrown for it)."""
 
     def guidance(self, state: State, verdict: Verdict | None, game: Game) -> LightFrame:
         """The lights for the phase and the last verdict."""
         if isinstance(state, Opening):
             return LightFrame.of(guidance.start_quarter_lights(self.quarter), OPENING_MESSAGE)
         if not isinstance(state, Moving):
-            return LightFrame.of(guidance.turn_lights(game.turn), await_message(game))
+            message = await_message(game)
+            name = dict(self.computer).get(game.turn)
+            if name is not None and isinstance(state, AwaitRoll):
+                message = f"{game.turn.value.capitalize()} ({name}) to roll: throw its dice"
+            return LightFrame.of(guidance.turn_lights(game.turn), message)
         return self._moving(state, verdict)
 
     def _moving(self, state: Moving, verdict: Verdict | None) -> LightFrame:

@@ -187,3 +187,35 @@ def test_a_whole_game_person_against_computer_on_the_simulated_board() -> None:
         assert chosen and all(t.play and engine(rules).choose(t.before, t.roll) for t in chosen)
         for turn in chosen:  # each recorded play is the engine's choice (the same board)
             assert get_rule_set(rules).apply(turn.before, engine(rules).choose(turn.before, turn.roll)) == turn.after
+
+
+def test_a_restart_during_the_computers_turn_lights_the_same_play_again(tmp_path) -> None:
+    from controller.journal import Journal
+    from controller.runner import open_controller
+
+    path = tmp_path / "journal.jsonl"
+    s = opened(dice=(3, 1), computer={B: engine()}, journal=Journal(path))
+    s.move("8", "5", W)
+    s.move("6", "5", W)
+    s.press(Button.DONE)
+    s.throw(6, 4)
+    chosen = engine().choose(s.controller.game.position, Roll(6, 4))
+    frm, to = lit_move(s)
+    s.move(frm, to, B)
+    board = s.board_counts()
+    s.table.runner.journal.close()
+    logs: list[str] = []
+    controller, begin = open_controller(s.controller.settings, Journal(path), logs.append, s.now + 5)
+    assert begin is None and controller.settings.computer == {B: engine()}
+    again = scene(controller=controller)
+    again.board.set_zones(board)
+    again.advance(0.5)
+    assert again.controller.computer_play == s.controller.computer_play
+    carry_out(again, B)
+    again.press(Button.DONE)
+    assert again.warnings() == 0 and again.controller.game.turns()[-1].play == chosen
+
+
+def test_the_board_asks_for_the_computers_dice() -> None:
+    s = white_opens()
+    assert s.message == "Black (builtin:best) to roll: throw its dice"
