@@ -395,6 +395,7 @@ class Table:
                 roll = None
                 continue
             if colour in self.settings.computer and self.partial is None:  # a person carries the computer's play
+                self.sim.board.unhover()  # the hand over the board when the dice landed: away, to see the lights
                 play = yield from self.follower.carry(position, roll)
                 try:
                     truth.play(roll, play)
