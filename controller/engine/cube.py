@@ -30,17 +30,37 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Protocol
 
 from controller.rules.game import Game, Match
-from controller.rules.values import Colour
+from controller.rules.values import Colour, Position
 
-from .engine import Engine, Evaluation
 from .met import MatchEquityTable, kazaross_xg2
 
 EFFICIENCY = 0.68
 """Janowski's cube efficiency x for an ordinary position (0: dead cube, 1: fully live)."""
 MAX_CUBE = 4096
 """The records' limit (``controller.records.mat_model.MAX_CUBE``): no double past it."""
+
+
+class Evaluation(Protocol):
+    """What the decisions read of an evaluation (``controller.engine.Evaluation``): the side
+    to roll's chance to win, and to win and lose at least each point level cubeless."""
+
+    @property
+    def win(self) -> float: ...
+
+    @property
+    def wins_at_least(self) -> dict[int, float]: ...
+
+    @property
+    def losses_at_least(self) -> dict[int, float]: ...
+
+
+class Evaluator(Protocol):
+    """An engine that judges positions (``controller.engine.Engine``)."""
+
+    def evaluate(self, position: Position) -> Evaluation: ...
 
 
 class CubeAction(Enum):
@@ -212,7 +232,7 @@ def cube_state(game: Game, match: Match, colour: Colour) -> CubeState:
     return CubeState(game.cube_value, owner, away, crawford, post)
 
 
-def cube_action(engine: Engine, game: Game, match: Match) -> str:
+def cube_action(engine: Evaluator, game: Game, match: Match) -> str:
     """The engine's cube action in ``game`` (of ``match``): for the side to roll when no offer
     stands, ``double`` or ``no double``; for the side answering one, ``take`` or ``drop``."""
     doubler = game.offered_by or game.turn
