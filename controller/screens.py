@@ -93,7 +93,9 @@ class Screens:
         move = plan.next_move(key)
         if move is None:  # cannot happen on the way: every board on it has a next move
             return LightFrame.of(guidance.turn_lights(colour), who)
-        return guidance.engine_frame(self.reader, colour, move, f"{who}: move {_point(move.frm)} to {_point(move.to)}")
+        left = len(plan.moves_from(key))  # counted: the same move twice (13/9(2)) lights the same points twice
+        step = f"move {_point(move.frm)} to {_point(move.to)}" + (f" ({left} to go)" if left > 1 else " (the last)")
+        return guidance.engine_frame(self.reader, colour, move, f"{who}: {step}")
 
     def warning(self, state: State, verdict: Verdict | None, game: Game, reading: BoardReading | None) -> LightFrame:
         """Red on every zone that differs from the last legal board, with what is wrong."""

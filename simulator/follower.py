@@ -5,6 +5,7 @@ warns, then put back (issue 10: "sometimes wrongly and then warned")."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable, Generator
 
@@ -50,8 +51,11 @@ class LightFollower:
             while waited < PATIENCE:
                 yield LOOK
                 waited += LOOK
-                lit = lit_move(self.lights(), points)
-                if lit is not None and any((m.frm, m.to) == lit for m in turn.legal_moves()):
+                frame = self.lights()
+                lit = lit_move(frame, points)
+                if lit is not None and any((m.frm, m.to) == lit for m in turn.legal_moves()) and _to_go(frame) == (
+                    turn.map.dice_to_use - len(turn.moves)
+                ):
                     break  # else the lights still show the move just made: the board has not caught up
                 lit = None
             if lit is None:  # nothing lit: the board shows the play as done (or stands wrong)
@@ -100,6 +104,14 @@ def lit_move(frame: LightFrame, points: dict[Zone, int]) -> tuple[int, int] | No
     if len(frm) != 1 or len(to) != 1 or frm[0] not in points or to[0] not in points:
         return None
     return points[frm[0]], points[to[0]]
+
+
+def _to_go(frame: LightFrame) -> int | None:
+    """How many moves the message says are left ("(3 to go)", "(the last)")."""
+    found = re.search(r"\((\d+) to go\)", frame.message)
+    if found:
+        return int(found.group(1))
+    return 1 if "(the last)" in frame.message else None
 
 
 def _key_after(rules: RuleSet, turn: TurnInProgress, move: Move) -> int:

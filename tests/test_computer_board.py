@@ -219,3 +219,19 @@ def test_a_restart_during_the_computers_turn_lights_the_same_play_again(tmp_path
 def test_the_board_asks_for_the_computers_dice() -> None:
     s = white_opens()
     assert s.message == "Black (builtin:best) to roll: throw its dice"
+
+
+def test_a_double_counts_its_moves_down_so_the_same_lit_move_twice_is_clear() -> None:
+    s = white_opens()
+    s.throw(4, 4)
+    seen = []
+    while "done" not in s.message:
+        seen.append(s.message.rsplit("(", 1)[-1])
+        frm, to = lit_move(s)
+        s.move(frm, to, B)
+        for zone, (colour, _) in s.all_lit().items():
+            if colour is LightColour.HIT and zone.startswith("wait"):
+                s.move(to, zone, W)
+    assert seen == ["4 to go)", "3 to go)", "2 to go)", "the last)"]
+    s.press(Button.DONE)
+    assert s.warnings() == 0 and s.controller.game.turns()[-1].play == engine().choose(s.controller.game.turns()[-1].before, Roll(4, 4))
