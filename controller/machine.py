@@ -32,11 +32,12 @@ from hal.interfaces import (
 
 from .alarm import CONFIRM_AGAIN, Alarm
 from .computer_steps import ComputerSteps
+from .cube_steps import CubeSteps
 from .journal_entries import JOURNAL_VERSION, Entry, StartEntry
 from .outputs import Output, Settings
 from .held import Undecided
 from .opponent import Planned
-from .phases import AwaitRoll, GameOver, HeldRoll, Moving, Opening, Phase, Restore, Setup, State
+from .phases import AwaitRoll, CubeOffered, GameOver, HeldRoll, Moving, Opening, Phase, Restore, Setup, State
 from .resume import ResumeError, ResumePoint, Window
 from .resume_steps import ResumeSteps
 from .rules.base import GameResult
@@ -55,7 +56,7 @@ T = Trigger
 
 
 @dataclass
-class Controller(ResumeSteps, TurnSteps, ComputerSteps):
+class Controller(ResumeSteps, TurnSteps, ComputerSteps, CubeSteps):
     """Follows one match on the board; see the module docstring (``turn_steps`` holds the
     steps of play, ``resume_steps`` what it does after a restart)."""
 
@@ -76,6 +77,8 @@ class Controller(ResumeSteps, TurnSteps, ComputerSteps):
     _last_throw: int | None = field(init=False, default=None)
     """The board's number of the last throw seen (journalled with the roll it gave)."""
     _window: Window | None = field(init=False, default=None)
+    _cube_asked: tuple[int, int] | None = field(init=False, default=None)
+    """The game and turn at which the computer last considered a double (once a turn)."""
     _hints: tuple[tuple[str, float], ...] = field(init=False, default=())
     """The ranked plays of the last hint this turn (play, equity), best first."""
 
@@ -99,7 +102,10 @@ class Controller(ResumeSteps, TurnSteps, ComputerSteps):
         return self._output(journal=(entry,), message="Set up the board for the start")
 
     def handle(self, event: Event) -> Output:
-        """One event in, what to show out."""
+        """One event in, what to show out (with the computer's double when its turn to roll began)."""
+        return self._computer_cube(event.time, self._handle(event))
+
+    def _handle(self, event: Event) -> Output:
         if self._window is not None and isinstance(event, (SnapshotEvent, DiceEvent, ButtonEvent, TickEvent, DeviceEvent)):
             self._window.note(event.time)
         if isinstance(event, SnapshotEvent):
@@ -273,6 +279,8 @@ class Controller(ResumeSteps, TurnSteps, ComputerSteps):
             if resumed is not None:
                 return resumed
         state = self._state
+        if isinstance(state, CubeOffered):
+            return self._roll_during_offer(state)
         if isinstance(state, Setup):
             resumed = self._resume_opening(time, a, b) if self._window is not None and self._window.lenient else None
             if resumed is not None:
@@ -292,6 +300,10 @@ class Controller(ResumeSteps, TurnSteps, ComputerSteps):
     # -- buttons -----------------------------------------------------------------------------------
     def _on_button(self, event: ButtonEvent) -> Output:
         time, state = event.time, self._state
+        if isinstance(state, CubeOffered):
+            return self._on_cube_button(time, state, event.button)
+        if event.button is Button.MENU and isinstance(state, AwaitRoll) and self.settings.rules.HAS_CUBE:
+            return self._offer(time)
         if event.button is Button.DONE:
             if isinstance(state, GameOver):
                 return self._next_game(time)
@@ -340,6 +352,8 @@ class Controller(ResumeSteps, TurnSteps, ComputerSteps):
                 waits.append(state.settle + self.settings.grace)
         deadline = self._alarm.deadline(self._held(), min(waits) if waits else None)
         turn = checker_of(self.game.turn) if isinstance(self._state, (AwaitRoll, Moving)) else None
+        if isinstance(state, CubeOffered):  # the answer is the opponent's
+            turn = checker_of(state.by.opponent)
         return Output(frame, sounds, turn, journal, log, deadline, finished, warning, request_snapshot)
 
     # -- what tests and the CLI read ------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol, Sequence
 
+from .rules.game import Game, Match
 from .rules.turn import Node, TurnMap
 from .rules.values import Move, Play, Position, Roll
 
@@ -29,6 +30,17 @@ class Opponent(Protocol):
 
     def rank(self, position: Position, roll: Roll) -> list[tuple[Play, float]]:
         """The legal plays with their equity for the mover, best first."""
+        ...
+
+
+class CubeOpponent(Opponent, Protocol):
+    """An opponent that handles the doubling cube too (backgammon; the built-in engine does,
+    by ``controller.engine.cube``).  An opponent without ``cube_action`` leaves its cube to
+    the person at the board (``controller.cube_steps``)."""
+
+    def cube_action(self, game: Game, match: Match) -> str:
+        """``double`` or ``no double`` for the side to roll when no double stands; ``take``
+        or ``drop`` for the side answering one."""
         ...
 
 
@@ -130,4 +142,4 @@ def _from_top(counts: Sequence[int]) -> list[int]:
     return out
 
 
-__all__ = ["Opponent", "Planned", "plan"]
+__all__ = ["CubeOpponent", "Opponent", "Planned", "plan"]

@@ -28,6 +28,7 @@ class Phase(Enum):
     MOVING = "moving"
     RESTORE = "restore"
     GAME_OVER = "game over"
+    CUBE_OFFERED = "cube offered"
 
 
 @dataclass(frozen=True)
@@ -109,11 +110,22 @@ class Restore:
 
 
 @dataclass(frozen=True)
+class CubeOffered:
+    """``by`` doubled to ``value`` before rolling (backgammon): the opponent takes with Done
+    or passes with Takeback (``controller.cube_steps``)."""
+
+    by: Colour
+    value: int
+
+    kind: ClassVar[Phase] = Phase.CUBE_OFFERED
+
+
+@dataclass(frozen=True)
 class GameOver:
     """The game is won: Done begins the next game of the match."""
 
     kind: ClassVar[Phase] = Phase.GAME_OVER
 
 
-State = Union[Setup, Opening, AwaitRoll, Moving, Restore, GameOver]
+State = Union[Setup, Opening, AwaitRoll, Moving, Restore, GameOver, CubeOffered]
 """A phase value."""

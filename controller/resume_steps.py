@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from . import guidance
 from . import resume as resuming
-from .phases import AwaitRoll, GameOver, Moving, Opening, Restore, Setup
+from .phases import AwaitRoll, CubeOffered, GameOver, Moving, Opening, Restore, Setup
 from .resume import Window
 from .rules.turn import TurnMap
 from .rules.values import Roll
@@ -63,7 +63,9 @@ class ResumeSteps(ControllerState):
         self._window = Window(point.pending, point.last_dice)
         if game.opening is None and not game.history:
             return  # the setup, as a new controller begins
-        if point.pending is None:
+        if game.offered_by is not None:  # a double stood: it waits for its answer again
+            self._go(T.RESUME, CubeOffered(game.offered_by, game.cube_value * 2))
+        elif point.pending is None:
             self._go(T.RESUME, AwaitRoll())
         elif TurnMap(self.settings.rules, game.position, point.pending).passes:
             # a pass not journalled yet: journalled once the board stands

@@ -8,13 +8,16 @@ from dataclasses import dataclass
 from hal.interfaces import LightFrame
 
 from . import guidance
-from .phases import AwaitRoll, Moving, Opening, State
+from .cube_lights import cube_note, offer_frame, owner_lights
+from .phases import AwaitRoll, CubeOffered, Moving, Opening, State
 from .rules.base import GameResult, RuleSet
 from .rules.game import Game, Match
 from .opponent import Planned
 from .rules.values import BAR, OFF, Colour
 from .tracking import BoardReader, BoardReading, Kind, Verdict
 
+ANSWER = "Done takes, Takeback passes"
+"""How the opponent answers a double (the buttons are fixed: Done and Takeback)."""
 OPENING_MESSAGE = "Each player throws one die (first die: the player on White's side)"
 
 
@@ -33,12 +36,14 @@ class Screens:
         """The lights for the phase and the last verdict."""
         if isinstance(state, Opening):
             return LightFrame.of(guidance.start_quarter_lights(self.quarter), OPENING_MESSAGE)
+        if isinstance(state, CubeOffered):
+            return offer_frame(state.by, offer_message(state))
         if not isinstance(state, Moving):
             message = await_message(game)
             name = dict(self.computer).get(game.turn)
             if name is not None and isinstance(state, AwaitRoll):
-                message = f"{game.turn.value.capitalize()} ({name}) to roll: throw its dice"
-            return LightFrame.of(guidance.turn_lights(game.turn), message)
+                message = f"{game.turn.value.capitalize()} ({name}) to roll: throw its dice{cube_note(game)}"
+            return LightFrame.of({**guidance.turn_lights(game.turn), **owner_lights(game)}, message)
         return self._moving(state, verdict)
 
     def _moving(self, state: Moving, verdict: Verdict | None) -> LightFrame:
@@ -127,8 +132,13 @@ def _point(point: int) -> str:
 
 
 def await_message(game: Game) -> str:
-    """Who rolls next."""
-    return f"{game.turn.value.capitalize()} to roll"
+    """Who rolls next (and the cube, once turned)."""
+    return f"{game.turn.value.capitalize()} to roll{cube_note(game)}"
+
+
+def offer_message(state: CubeOffered) -> str:
+    """A double standing, and how it is answered."""
+    return f"{state.by.value.capitalize()} doubles to {state.value}: {state.by.opponent.value}, {ANSWER}"
 
 
 def score_message(result: GameResult, match: Match) -> str:

@@ -27,6 +27,9 @@ class Trigger(Enum):
     RESUME = "resume from the journal"
     RESUME_EXPLAINED = "restart, board explained"
     RESUME_GUIDE_BACK = "restart, board unexplained"
+    DOUBLE = "Menu, double"
+    TAKE = "Done, take"
+    DROP = "Takeback, pass"
 
 
 class Transition(NamedTuple):
@@ -38,6 +41,7 @@ class Transition(NamedTuple):
 
 
 S, O, A, M, R, G = Phase.SETUP, Phase.OPENING, Phase.AWAIT_ROLL, Phase.MOVING, Phase.RESTORE, Phase.GAME_OVER
+C = Phase.CUBE_OFFERED
 T = Trigger
 
 TRANSITIONS: tuple[Transition, ...] = tuple(Transition(*row) for row in (
@@ -67,6 +71,10 @@ TRANSITIONS: tuple[Transition, ...] = tuple(Transition(*row) for row in (
     (R, T.RESUME_EXPLAINED, A),
     (A, T.RESUME_GUIDE_BACK, R),
     (M, T.RESUME_GUIDE_BACK, R),
+    (A, T.DOUBLE, C),  # backgammon: the player on roll doubles (controller.cube_steps)
+    (C, T.TAKE, A),
+    (C, T.DROP, G),  # a pass ends the game
+    (S, T.RESUME, C),  # a restart while a double stood
 ))
 """Every phase change the controller makes."""
 

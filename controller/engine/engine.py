@@ -16,7 +16,9 @@ import numpy as np
 
 from controller.rules import CHECKERS, Play, Position, Roll, RuleSet
 from controller.rules import state as st
+from controller.rules.game import Game, Match
 
+from .cube import cube_action
 from .encoding import LEVELS, encode_fields, fields, swap
 from .network import Network
 from .outcome import equity, equity_weights, flip, target, win_points
@@ -143,6 +145,11 @@ class Engine:
             first = next(i for i, (play, _) in enumerate(ranked) if tuple(play) == paths[chosen])
             ranked.insert(0, ranked.pop(first))
         return ranked
+
+    def cube_action(self, game: Game, match: Match) -> str:
+        """The engine's cube action (``controller.engine.cube``): ``double`` or ``no double``
+        for the side to roll, ``take`` or ``drop`` for the side answering a double."""
+        return cube_action(self, game, match)
 
     def _end(self, position: Position, play: Play) -> int:
         after = self.rules.apply(position, play)
