@@ -21,7 +21,7 @@ from controller.rules.values import Colour, Roll
 from hal.interfaces import Button
 from hal.zones import Checker
 
-from .players import Steps, Strategy
+from .players import Steps, Strategy, takes_double
 from .table import Table
 
 THINK = 0.8
@@ -133,6 +133,8 @@ class LiveTable:
             self._script(self._set_out())
         elif phase is Phase.AWAIT_ROLL and game.turn not in self.people:
             self._script(self._throw_after(THINK))
+        elif phase is Phase.CUBE_OFFERED and game.offered_by is not None and game.offered_by.opponent not in self.people:
+            self._script(self._answer_double(game.offered_by.opponent))
         elif phase is Phase.MOVING:
             colour, roll = controller.turn_in_progress or (None, None)
             if colour is None or roll is None:
@@ -170,6 +172,15 @@ class LiveTable:
             snapshot = table.controller.reader.snapshot_of(position)
             table.sim.board.set_zones({z: (r.white, r.black) for z, r in snapshot.as_dict().items() if r})
         yield 0.5
+
+    def _answer_double(self, colour: Colour) -> Steps:
+        """A simulated player answers a person's double: Done takes, Takeback passes."""
+        yield THINK
+        controller = self.table.controller
+        if controller.phase is Phase.CUBE_OFFERED:
+            take = takes_double(self.table.players[colour], controller.game, controller.match)
+            self.table.sim.buttons.press(Button.DONE if take else Button.TAKEBACK)
+        yield 0.3
 
     def _throw_after(self, seconds: float) -> Steps:
         yield seconds

@@ -32,6 +32,7 @@ from hal.zones import LINES
 
 from .hardware import SimulatedHardware
 from .follower import LightFollower
+from .cube_play import CubeTable
 from .players import Behaviour, Hand, RandomPlayer, Steps, Strategy
 from .restart import put, restart_scene, resume_truth
 from .scheduler import ScheduledCall
@@ -80,6 +81,9 @@ class TableReport:
     wins: dict[str, int] = field(default_factory=lambda: {"white": 0, "black": 0})
     points: dict[str, int] = field(default_factory=lambda: {"white": 0, "black": 0})
     """Games won and points scored per colour (finished games only)."""
+    cube_actions: int = 0
+    cube_actions_recorded_identically: int = 0
+    """Doubles, takes and passes made at the table, and of those recorded as made."""
 
     def merge(self, other: TableReport) -> None:
         """Add another session's counts to these."""
@@ -87,6 +91,8 @@ class TableReport:
             self.wins[colour] += other.wins[colour]
             self.points[colour] += other.points[colour]
         self.games += other.games
+        self.cube_actions += other.cube_actions
+        self.cube_actions_recorded_identically += other.cube_actions_recorded_identically
         self.finished += other.finished
         self.plays_made += other.plays_made
         self.plays_recorded_identically += other.plays_recorded_identically
@@ -121,6 +127,8 @@ class TableReport:
             "virtual_hours": round(self.virtual_seconds / 3600, 2),
             "wins": dict(self.wins),
             "points": dict(self.points),
+            "cube_actions": self.cube_actions,
+            "cube_actions_recorded_identically": self.cube_actions_recorded_identically,
             "mismatches": self.mismatches[:20],
         }
 
@@ -201,6 +209,9 @@ class Table:
         )
         """The person carrying the computer's checkers (the sides in ``settings.computer``)."""
         self.report = TableReport()
+        self.cube = CubeTable(self.rules, settings.match_length, self.players, self.sim.buttons.press,
+                              lambda: self.controller.phase) if point is None else None
+        """The truth's match and the players' cube actions (a resumed match's games are not followed)."""
         self.observer = observer
         self.pace = pace
         """Virtual seconds per real second (0: as fast as possible)."""
@@ -359,7 +370,7 @@ class Table:
         rng = self.rng
         self.report.games += 1
         if resumed is None:
-            truth = Game(self.rules)
+            truth = self.cube.new_game() if self.cube is not None else Game(self.rules)
             self.truth.append(truth)
             yield from self._setup()
         else:
@@ -378,6 +389,10 @@ class Table:
             colour = truth.turn
             player = self.players[colour]
             rush = False
+            if roll is None and self.cube is not None and colour not in self.settings.computer:
+                yield from self.cube.before_roll(truth, colour)
+                if truth.is_over:  # a double passed
+                    break
             if roll is None:
                 roll = player.roll(rng)
                 rush = self.hand.chance(self.behaviour.hover_throw_rate)
@@ -423,6 +438,8 @@ class Table:
             roll = thrown[0] if thrown else None
             if self.sim.clock.now() > GAME_TIME_LIMIT * len(self.truth):
                 break
+        if self.cube is not None:
+            self.cube.game_over(truth)
         if truth.is_over:
             self.report.finished += 1
         yield 1.0
@@ -451,6 +468,10 @@ class Table:
                     )
             if len(kept) > len(made):
                 report.mismatches.append(f"game {number + 1}: {len(kept) - len(made)} plays recorded that were not made")
+        if self.cube is not None:
+            self.cube.compare(self.controller.match, report.mismatches)
+            report.cube_actions += self.cube.made
+            report.cube_actions_recorded_identically += self.cube.recorded
 
 
 def _same(made: TurnRecord, recorded: TurnRecord) -> bool:
