@@ -2,24 +2,36 @@
 
 The next player may throw while the mover still holds a checker, while a hand hides a
 zone or the sensors drop out, and may start moving before the board has ever shown the
-finished play.  The roll is held with the turn it came in (``phases.HeldRoll``); a board
-the mover's turn explains is judged as usual (a complete play resolves the roll at once),
-and a board it cannot explain is tried against each play the mover may have finished
-followed by the next player's turn with the held roll.  Pure: no clock, no I/O.
+finished play; with quick hands and a long dropout the board may be several turns on
+before it is seen again.  The rolls are held with the turn they came in
+(``phases.HeldRoll``); a board the mover's turn explains is judged as usual (a complete
+play resolves the first roll at once), and a board it cannot explain is searched for a
+run of turns that does: each complete play of the mover the board may have come from,
+followed by the next turn with the first held roll, and so on with the rolls after it.
+Pure: no clock, no I/O.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .rules.reach import MOVER
+from .rules.state import NIBBLE, OPP, SHIFT
 from .rules.turn import TurnMap
-from .rules.values import Play, Position, Roll
+from .rules.values import BAR, Play, Position, Roll
 from .tracking import BoardReading, Kind, Tracker
 
-MAX_FINISHED_TRIED = 3
-"""Complete plays tried per turn and board (each costs the next player's turn map)."""
-MAX_TURNS_AHEAD = 2
-"""Turns the board may be ahead of the game in one snapshot (quick hands, a long dropout)."""
+MAX_TRIED = 6
+"""Complete plays tried per turn of a run, the fewest of the mover's checkers gone first."""
+MAX_WORK = 60
+"""Turns judged for one board, a turn built (once per turn; then kept) counting 4: a search
+that would need more gives up, and a later board decides."""
+BUILD = 4
+STATES_PER_UNIT = 250
+"""A turn built counts one more for every so many boards it holds (a large turn's map,
+and the explanations indexed over it, cost in proportion)."""
+MAX_KEPT = 64
+"""Following turns and answers kept per turn (the oldest go first)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +43,13 @@ class Finished:
 
 @dataclass(frozen=True, slots=True)
 class Undecided:
-    """A finished play explains the board with the next player's hand at work: a transient,
-    and a settled board to come decides which play it was."""
+    """A run of turns explains the board with a hand at work or a hit under way: a
+    transient, and a settled board to come decides which play it was."""
+
+
+OPPONENT_BAR_SHIFT = SHIFT[OPP + BAR]
+
+_SETTLED, _IN_HAND, _TRANSIENT = "settled", "in hand", "transient"
 
 
 def finished_play(
@@ -41,83 +58,163 @@ def finished_play(
     """The mover's complete play that, followed by the next turns with the held ``rolls``,
     explains ``reading``; None when none does (or the board cannot be read whole).
 
-    Tried: the last legal board if complete (the play the board last showed), then the
-    complete plays whose mover's side the board shows (the next player lifting or moving
-    their own checkers, or having hit one of the mover's blots); when the next turn cannot
-    explain the board either and another roll is held, the same one turn further on."""
+    A board some run of turns shows settled (a legal board of the last of them, nothing in
+    a hand) decides, the shortest run first, and within one the complete board last seen
+    first, then the plays the board shows the fewest of the mover's checkers gone from;
+    else a run that shows a hand at work or a hit under way makes it ``Undecided``: only a
+    settled board tells one play from another (a checker slid over the points crosses
+    boards of other plays, a hand knocking checkers over makes boards no play made)."""
     if reading.unreadable or not rolls:
         return None
-    return _finished(turn, rolls, reading, last_legal, MAX_TURNS_AHEAD)
+    board = turn.key(reading)
+    memo = _kept(turn)
+    asked = ("finished", board, reading.foreign, reading.overfull, rolls, last_legal)
+    if asked in memo:
+        return memo[asked]  # type: ignore[return-value]
+    budget = [MAX_WORK]
+    found = _search(turn, rolls, reading, last_legal, budget)
+    answer: Finished | Undecided | None = None
+    if found is not None:
+        kind, key = found
+        answer = Finished(turn.map.play_to(key)) if kind == _SETTLED else Undecided()
+    _keep(memo, asked, answer)  # a search cut short is not made again for the same board
+    return answer
 
 
-def _finished(
-    turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, depth: int
-) -> Finished | Undecided | None:
+def _search(
+    turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, budget: list[int]
+) -> tuple[str, int] | None:
+    """(``_SETTLED`` or ``_TRANSIENT``, the mover's complete board that starts the run), or
+    None when no run of turns explains the board."""
     turn_map = turn.map
     if not isinstance(turn_map, TurnMap):
         return None
     board = turn.key(reading)
-    tried = turn.reach.finished_like(board)[:MAX_FINISHED_TRIED]
-    if turn_map.is_complete(last_legal):  # the complete board last seen comes first
-        tried = [last_legal] + [key for key in tried if key != last_legal]
-    after_pass = not tried and len(rolls) > 1
-    if after_pass:  # the mover may have moved on after the next player's pass
-        tried = _moved_on_from(turn_map, board, rolls[1])[:MAX_FINISHED_TRIED]
+    found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget)
+    if found is not None and found[0] == _SETTLED and board & MOVER == turn_map.start & MOVER:
+        # the mover's side as it was before the roll: a play undone by hits since, or a board
+        # a hand knocked about; nothing shows that the mover played, the boards to come will
+        return _TRANSIENT, found[1]
+    return found
+
+
+def _search_from(
+    turn: Tracker, turn_map: TurnMap, rolls: tuple[Roll, ...], reading: BoardReading, board: int, last_legal: int,
+    budget: list[int],
+) -> tuple[str, int] | None:
+    later = sum(4 if roll.is_double else 2 for roll in rolls)
+    reach = turn.reach
+    # first the plays the board shows as they were left (but for blots hit since): the next
+    # turn may show them settled; the complete board last seen first of all
+    near = reach.finished_before(board, later, mover_later=False)[:MAX_TRIED]
+    if turn_map.is_complete(last_legal):
+        # the complete board last seen; another play that went the same way and hit a blot
+        # this one only passed only while the board shows that blot on its bar or pool (a
+        # blot carried straight from its point to another is a move, not a hit and an entry)
+        seen, bar = last_legal & MOVER, _opponent_bar(board)
+        near = [last_legal] + [key for key in near if key != last_legal
+                               and (key & MOVER != seen or _opponent_bar(key) <= bar)]
     settled: list[int] = []
     in_hand: list[int] = []
-    transient: list[int] = []
-    deeper: list[tuple[int, Tracker, int, tuple[Roll, ...]]] = []
-    for key in tried:
-        after = turn_map.position_of(key).with_turn(turn_map.mover.opponent)
-        if after.winner() is not None:
-            continue  # the winning play ends the game as soon as the board shows it
-        follower, rest = _next_turn(turn_map, after, rolls)
-        if follower is None or (after_pass and len(rest) != len(rolls) - 2):
-            continue  # no turn follows; or a board found behind the mover's own moves whose next roll does not pass
-        tracker = Tracker(follower)
-        verdict = tracker.judge(reading, follower.start)
-        if verdict.is_legal:
-            settled.append(key)
-        elif verdict.kind is Kind.IN_HAND:
-            in_hand.append(key)
-        elif verdict.kind is not Kind.WRONG:
-            transient.append(key)
-        else:
-            deeper.append((key, tracker, follower.start, rest))
-    # a board the next turn shows settled decides, and so does one play with only the next
-    # player's checkers in a hand; a hit under way does not (the next player lifting a blot
-    # looks like that blot hit and in the hand, a checker slid over the points crosses boards
-    # of other plays): the boards to come tell which
-    if settled:
-        return Finished(turn_map.play_to(settled[0]))
-    if len(in_hand) == 1 and not transient:
-        return Finished(turn_map.play_to(in_hand[0]))
-    if in_hand or transient:
-        return Undecided()
-    if depth > 1:
-        for key, tracker, start, rest in deeper:
-            if rest and isinstance(_finished(tracker, rest, reading, start, depth - 1), Finished):
-                return Finished(turn_map.play_to(key))
-    return None
-
-
-def _moved_on_from(turn_map: TurnMap, board: int, roll: Roll) -> list[int]:
-    """Complete boards of the mover from which ``board`` is a few of the mover's own moves on
-    with ``roll`` (the next player's roll passed: a closed board), the opponent's side the
-    same but for blots hit since; the nearest first.  Cheap counts only: the turn that
-    follows judges each."""
-    mine, theirs = turn_map.sides_of(board)
-    moves = 4 if roll.is_double else 2
-    found: list[tuple[int, int]] = []
-    for key in turn_map.states():
-        if not turn_map.is_complete(key):
+    hits: list[int] = []
+    deeper: list[tuple[int, Tracker, tuple[Roll, ...]]] = []
+    for key in near:
+        judged = _judge(turn, key, rolls, reading, budget)
+        if judged is None:
             continue
-        was_mine, was_theirs = turn_map.sides_of(key)
-        moved = sum(max(a - b, 0) for a, b in zip(was_mine, mine))
-        lost = sum(max(a - b, 0) for a, b in zip(was_theirs, theirs))
-        if 0 < moved <= moves and lost <= moved and sum(was_mine) == sum(mine):
-            found.append((moved, key))
-    return [key for _, key in sorted(found)]
+        kind, tracker, rest = judged
+        if kind == _SETTLED:
+            settled.append(key)
+        elif kind == _IN_HAND:
+            in_hand.append(key)
+        elif kind == _TRANSIENT:
+            hits.append(key)
+        elif rest:
+            deeper.append((key, tracker, rest))
+    # a board the next turn shows settled decides, unless another play explains it as a hand
+    # at work (bar/20/16* settled in the next turn may as well be bar/21*/16* with the next
+    # player's hand still at work on the 21 blot: the boards to come tell); and one play with
+    # only the next player's checkers in a hand decides, never a hit under way (the next
+    # player lifting a blot looks like that blot hit and in the hand)
+    if settled:
+        return (_TRANSIENT if in_hand or hits else _SETTLED), settled[0]
+    if len(in_hand) == 1 and not hits:
+        return _SETTLED, in_hand[0]
+    transient: int | None = (in_hand + hits)[0] if in_hand or hits else None
+    # then the board further on: each of those plays, then the plays the mover has moved on
+    # from since (with rolls held for a later turn of the mover), one run at a time
+    far = reach.finished_before(board, later, mover_later=True)[:MAX_TRIED] if len(rolls) > 1 else []
+    tried = set(near)
+    runs = iter(deeper)
+    for key in [*[key for key, _, _ in deeper], *[key for key in far if key not in tried]]:
+        if budget[0] <= 0:
+            break
+        if key in tried:
+            _, tracker, rest = next(runs)
+        else:
+            judged = _judge(turn, key, rolls, reading, budget)
+            if judged is None:
+                continue
+            kind, tracker, rest = judged
+            if kind == _SETTLED:
+                return (_TRANSIENT if transient is not None else _SETTLED), key
+            if kind in (_IN_HAND, _TRANSIENT):
+                transient = key if transient is None else transient
+                continue
+            if not rest:
+                continue
+        found = _search(tracker, rest, reading, tracker.map.start, budget)
+        if found is not None:
+            if found[0] == _SETTLED:
+                return (_TRANSIENT if transient is not None else _SETTLED), key
+            transient = key if transient is None else transient
+    return (_TRANSIENT, transient) if transient is not None else None
+
+
+def _opponent_bar(key: int) -> int:
+    """The opponent's checkers on the bar (or in the pool) in a packed board."""
+    return (key >> OPPONENT_BAR_SHIFT) & NIBBLE
+
+
+def _judge(
+    turn: Tracker, key: int, rolls: tuple[Roll, ...], reading: BoardReading, budget: list[int]
+) -> tuple[str | None, Tracker, tuple[Roll, ...]] | None:
+    """How the turn that follows the mover's complete board ``key`` sees the board:
+    ``_SETTLED``, ``_IN_HAND`` (only its mover's checkers in a hand), ``_TRANSIENT`` or None
+    (wrong there), with that turn and the rolls left;
+    None when no turn follows or the budget is spent."""
+    follower = _follower(turn, key, rolls, budget)
+    if follower is None or budget[0] <= 0:
+        return None
+    budget[0] -= 1
+    tracker, rest = follower
+    verdict = tracker.judge(reading, tracker.map.start)
+    if verdict.is_legal:
+        return _SETTLED, tracker, rest
+    kinds = {Kind.WRONG: None, Kind.IN_HAND: _IN_HAND}
+    return kinds.get(verdict.kind, _TRANSIENT), tracker, rest
+
+
+def _follower(turn: Tracker, key: int, rolls: tuple[Roll, ...], budget: list[int]) -> tuple[Tracker, tuple[Roll, ...]] | None:
+    """The turn that follows the mover's complete board ``key`` with the held ``rolls`` and
+    the rolls left after it (kept with ``turn``); None when the play wins the game, no turn
+    follows, or the budget is spent."""
+    memo = _kept(turn)
+    asked = ("follower", key, rolls)
+    if asked in memo:
+        return memo[asked]  # type: ignore[return-value]
+    turn_map = turn.map
+    assert isinstance(turn_map, TurnMap)
+    after = turn_map.position_of(key).with_turn(turn_map.mover.opponent)
+    found: tuple[Tracker, tuple[Roll, ...]] | None = None
+    if after.winner() is None:  # the winning play ends the game as soon as the board shows it
+        if budget[0] <= 0:
+            return None
+        follower, rest = _next_turn(turn_map, after, rolls)
+        budget[0] -= BUILD + (len(follower.states()) // STATES_PER_UNIT if follower is not None else 0)
+        found = None if follower is None else (Tracker(follower), rest)
+    _keep(memo, asked, found)
+    return found
 
 
 def _next_turn(turn_map: TurnMap, after: Position, rolls: tuple[Roll, ...]) -> tuple[TurnMap | None, tuple[Roll, ...]]:
@@ -131,3 +228,14 @@ def _next_turn(turn_map: TurnMap, after: Position, rolls: tuple[Roll, ...]) -> t
         return None, ()
     again = TurnMap(turn_map.rules, after.with_turn(turn_map.mover), rolls[1])
     return (None, ()) if again.passes else (again, rolls[2:])
+
+
+def _kept(turn: Tracker) -> dict[object, object]:
+    """What the searches found for this turn (the turns that follow, answers per board)."""
+    return turn.kept
+
+
+def _keep(memo: dict[object, object], asked: object, answer: object) -> None:
+    if len(memo) >= MAX_KEPT:
+        del memo[next(iter(memo))]
+    memo[asked] = answer

@@ -226,6 +226,10 @@ class Controller(ResumeSteps, TurnSteps, ComputerSteps, CubeSteps):
                         return self._wait_for_blot(time)
                     return self._end_turn(time, play)
                 if state.held:
+                    if state.turn.tracker.reach.may_still_hit(verdict.key):  # the blot passed may still go
+                        if state.settle is None:
+                            self._stay(replace(state, settle=time))
+                        return self._confirmed(time, self._output(frame=self._guidance()))
                     return self._play_held_roll(time, play)
                 if state.done is not None:  # Done came before the board had settled
                     return self._end_turn(time, play)

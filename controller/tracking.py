@@ -219,6 +219,8 @@ class Tracker:
         self.map = turn_map
         self.mover = turn_map.mover
         self._reach: Reach | None = None
+        self.kept: dict[object, object] = {}
+        """What ``controller.held`` found for this turn (the turns that may follow it)."""
 
     @property
     def reach(self) -> Reach:

@@ -103,7 +103,8 @@ class TurnSteps(ControllerState):
         held = (*state.held, HeldRoll(roll, time))
         if not state.held:  # with rolls held already, this one follows theirs
             if verdict is not None and verdict.kind is Kind.COMPLETE and verdict.key is not None:
-                if turn.map.next_moves(verdict.key):  # another play passes through this board
+                if turn.map.next_moves(verdict.key) or turn.tracker.reach.may_still_hit(verdict.key):
+                    # another play passes through this board, or hits a blot this one went past
                     self._stay(replace(state, held=held, settle=time))
                     return self._output(message=f"Roll {roll} held until {turn.colour.value} has finished")
                 return self._end_turn(time, turn.map.play_to(verdict.key), next_roll=roll)

@@ -470,3 +470,74 @@ def test_a_roll_over_a_board_another_play_leaves_ends_the_turn_once_it_stands() 
     assert_unwarned(s)
     assert last_play(s, "white") == "6/4/off"
     assert s.controller.turn_in_progress == (Colour.BLACK, Roll(4, 3))
+
+
+# =====================================================================================
+# A hit made in passing, the next roll thrown before the blot is taken away
+# =====================================================================================
+
+PASSING = pos({24: 2, 13: 5, 8: 3, 6: 5}, {18: 1, 13: 5, 8: 4, 6: 4, 24: 1})
+"""A black blot on White's 7: White's 6-2 from 13 may go 13/7*/5 (hitting it) or 13/11/5."""
+
+
+def passing_scene(rules: str = "backgammon", dice: tuple[int, int] = (6, 5)) -> Scene:
+    """White to play 6-2 from ``PASSING``, the checker from 13 carried straight to 5, and
+    Black's roll thrown before anything else happens."""
+    s = scene(rules, start=PASSING)
+    s.set_position(PASSING)
+    s.throw(6, 2)
+    assert s.message.startswith("White to play"), s.message
+    s.move(s.zone(W, 13), s.zone(W, 5), W)
+    s.throw(*dice)
+    assert "held" in s.message, s.message
+    return s
+
+
+@pytest.mark.parametrize("rules", ["backgammon", "trictrac"])
+def test_a_hit_in_passing_with_the_next_roll_before_the_blot_is_taken_is_recorded(rules: str) -> None:
+    """13/7*/5 carried straight, Black throws, then the blot goes to the bar: the play is the
+    hit (the roll is held while the blot passed may still go), not 13/11/5."""
+    s = passing_scene(rules)
+    s.move(s.zone(W, 7), s.zone(B, 25), B)
+    s.advance(1.5)
+    assert_unwarned(s)
+    assert last_play(s, "white") == "13/7*/5"
+    assert s.controller.turn_in_progress == (Colour.BLACK, Roll(6, 5))
+
+
+def test_a_hit_in_passing_taken_by_the_next_players_hand_via_the_bar_is_recorded() -> None:
+    """The same, the next player already at work: the blot put on the bar while Black lifts a
+    checker of its own (one snapshot shows both), then Black enters from the bar."""
+    s = passing_scene(dice=(6, 3))
+    s.lift(s.zone(W, 7), B, settle=0.0)
+    s.place(s.zone(B, 25), B, settle=0.0)
+    s.lift(s.zone(B, 13), B)
+    s.place(s.zone(B, 7), B)  # 13/7 with the 6
+    s.move(s.zone(B, 25), s.zone(B, 22), B)  # bar/22 with the 3
+    s.advance(1.5)
+    assert_unwarned(s)
+    assert last_play(s, "white") == "13/7*/5"
+    assert s.message == "Black has played: next roll or Done", s.message
+
+
+def test_a_blot_passed_and_left_ends_the_turn_as_it_stands() -> None:
+    """13/11/5 carried straight past the blot, Black throws, the blot stays: after the grace
+    time the turn ends as the board shows it."""
+    s = passing_scene()
+    s.advance(1.5)
+    assert_unwarned(s)
+    assert last_play(s, "white") == "13/11/5"
+    assert s.controller.turn_in_progress == (Colour.BLACK, Roll(6, 5))
+
+
+def test_a_passed_blot_moved_straight_on_by_the_next_player_is_warned() -> None:
+    """13/11/5 past the blot, Black throws 6-5 and carries the blot straight from its point
+    to where bar/20/14 would bring it: no hit was made (the blot never reached the bar), so
+    the board is an illegal move, warned, and White's play stays 13/11/5."""
+    s = passing_scene()
+    s.move(s.zone(W, 7), s.zone(B, 14), B, settle=0.3)
+    s.advance(1.5)
+    assert s.warnings() >= 1, s.message
+    s.move(s.zone(B, 14), s.zone(W, 7), B)
+    s.advance(1.5)
+    assert last_play(s, "white") == "13/11/5"

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pytest
 from hypothesis import HealthCheck, Phase, note, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -381,7 +380,9 @@ class LegalHands(RuleBasedStateMachine):
             s.board.set_zones(zones_of(s.controller, self.game.position))
             s.advance(1.0)
         roll = Roll(2, 1) if self.rules.legal_plays(self.game.position, Roll(2, 1)) else Roll(6, 5)
-        s.throw(roll.first, roll.second, settle=0.5)
+        # a roll over a complete play that another play passes through, or that went past a
+        # blot another play hits, is held its grace time (the hand may be carrying on)
+        s.throw(roll.first, roll.second, settle=1.5)
         if not self.rules.legal_plays(self.game.position, roll):  # the turn passes: ended by itself
             self.finished.append((self.mover, roll, self.game.position))
             self.game.play(roll, Play())
@@ -403,11 +404,7 @@ LegalHands.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large,
                            HealthCheck.large_base_example],
 )
-test_legal_hands_never_warn_misrecord_or_stick = pytest.mark.xfail(
-    reason="issue 8, left open: a board several whole turns ahead of the game, made under sensor "
-    "dropouts and hovering hands at ~0 s between actions, can still lose the game (about 1 run in 5)",
-    strict=False,
-)(LegalHands.TestCase)
+test_legal_hands_never_warn_misrecord_or_stick = LegalHands.TestCase
 
 
 class PlainHands(LegalHands):

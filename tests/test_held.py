@@ -6,8 +6,8 @@ from __future__ import annotations
 from controller.held import Finished, finished_play
 from controller.rules.registry import get_rule_set
 from controller.rules.turn import TurnMap
-from controller.rules.values import Move, Play, Position, Roll
-from controller.tracking import BoardReader, Tracker
+from controller.rules.values import Colour, Move, Play, Position, Roll
+from controller.tracking import BoardReader, BoardReading, Tracker
 
 RULES = get_rule_set("backgammon")
 CLOSED = Position.from_counts({6: 2, 5: 2, 4: 2, 3: 2, 2: 2, 1: 2, 13: 3}, {13: 6, 8: 5, 6: 3}, black_bar=1)
@@ -51,3 +51,100 @@ def test_a_pass_and_the_mover_moving_on_before_the_play_was_ever_seen_is_followe
     reading = BoardReader(RULES, RULES.geometry(None)).position_reading(board)
     found = finished_play(Tracker(turn_map), (Roll(6, 6), Roll(3, 1)), reading, turn_map.start)
     assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(first)
+
+
+# -- boards several turns on, the mover's play never seen complete (issue 8) ----------------------------
+
+START = RULES.start_position()
+READER = BoardReader(RULES, RULES.geometry(None))
+
+
+def _play(position: Position, roll: Roll, want=lambda play: True) -> Play:
+    """The first legal play of ``roll`` that ``want`` accepts."""
+    return next(p for p in RULES.legal_plays(position, roll) if want(p))
+
+
+def _run(*turns: tuple[Roll, Play]) -> Position:
+    position = START
+    for roll, play in turns:
+        assert RULES.is_legal(position, roll, play), (roll, play)
+        position = RULES.apply(position, play)
+    return position
+
+
+def test_the_mover_moving_again_two_turns_on_is_followed() -> None:
+    """White's 3-1 (never seen complete: a dropout), Black's 6-4, and White's 6-5 all made
+    before the board is read again: White's 3-1 is the play, whatever White did since."""
+    first = Play((Move(8, 5, 3), Move(6, 5, 1)))
+    second = Play((Move(24, 18, 6), Move(13, 9, 4)))
+    third = Play((Move(24, 18, 6), Move(18, 13, 5)))  # no other split of the moves makes this board
+    board = _run((Roll(3, 1), first), (Roll(6, 4), second), (Roll(6, 5), third))
+    turn_map = TurnMap(RULES, START, Roll(3, 1))
+    found = finished_play(Tracker(turn_map), (Roll(6, 4), Roll(6, 5)), READER.position_reading(board), turn_map.start)
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(first)
+
+
+def test_three_turns_on_is_followed_settled_or_with_a_checker_in_the_hand() -> None:
+    """Four turns made unseen (White, Black, White, Black): the board settled decides White's
+    play, and so does the board with Black's last checker still in the hand (one run of turns
+    explains it)."""
+    rolls = (Roll(3, 1), Roll(6, 4), Roll(2, 1), Roll(5, 2))
+    made: list[tuple[Roll, Play]] = []
+    position = START
+    for roll in rolls:
+        play = _play(position, roll, lambda p: not any(m.hit for m in p))
+        made.append((roll, play))
+        position = RULES.apply(position, play)
+    turn_map = TurnMap(RULES, START, rolls[0])
+    tracker = Tracker(turn_map)
+    reading = READER.position_reading(position)
+    found = finished_play(tracker, rolls[1:], reading, turn_map.start)
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(made[0][1])
+    last = made[-1][1][-1]  # Black's last checker lifted again: in the hand
+    black = list(position.black)
+    black[last.to] -= 1
+    lifted = BoardReading(position.white, tuple(black))
+    found = finished_play(Tracker(turn_map), rolls[1:], lifted, turn_map.start)
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(made[0][1])
+
+
+def test_a_blot_hit_between_the_movers_turns_is_followed() -> None:
+    """White's 6-4 leaves blots, Black hits one, White enters with the next roll: the board
+    shows White's side moved on from a play it never showed."""
+    first = Play((Move(24, 18, 6), Move(13, 9, 4)))
+    after = RULES.apply(START, first)
+    second = _play(after, Roll(6, 1), lambda p: any(m.hit for m in p))
+    third = _play(RULES.apply(after, second), Roll(3, 1), lambda p: p[0].frm == 25)
+    board = _run((Roll(6, 4), first), (Roll(6, 1), second), (Roll(3, 1), third))
+    turn_map = TurnMap(RULES, START, Roll(6, 4))
+    found = finished_play(Tracker(turn_map), (Roll(6, 1), Roll(3, 1)), READER.position_reading(board), turn_map.start)
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(first)
+
+
+def test_a_board_showing_the_movers_side_as_before_the_roll_decides_nothing() -> None:
+    """Rally-hitting (the tracker's state machine found it): White to move with 6-1, Black
+    throws 1-1 and the board shows White's side as before the roll, Black's moved by one.  A
+    White entry hit at once by Black explains it, and so does a hand knocking Black's checkers
+    about: nothing shows that White played, so no play is decided (the boards to come tell)."""
+    rally = get_rule_set("rally-hitting")
+    white = [0] * 26
+    white[15], white[23], white[25] = 1, 1, 13
+    black = [0] * 26
+    black[11], black[19], black[25] = 1, 1, 13
+    start = Position(tuple(white), tuple(black), Colour.WHITE)
+    turn_map = TurnMap(rally, start, Roll(6, 1))
+    reader = BoardReader(rally, rally.geometry(None))
+    checked = 0
+    for key in turn_map.states():
+        if not turn_map.is_complete(key):
+            continue
+        after = rally.apply(start, turn_map.play_to(key))
+        for hit in rally.legal_plays(after, Roll(1, 1)):
+            for n in range(1, len(hit) + 1):
+                board = rally.apply(after, Play(hit[:n])) if n < len(hit) else rally.apply(after, hit)
+                if board.white != start.white:
+                    continue
+                found = finished_play(Tracker(turn_map), (Roll(1, 1),), reader.position_reading(board), turn_map.start)
+                assert not isinstance(found, Finished), (turn_map.play_to(key), hit[:n])
+                checked += 1
+    assert checked

@@ -753,3 +753,37 @@ def test_a_roll_held_when_the_game_ends_is_not_used_in_the_next_game(name: str) 
     assert [e["type"] for e in out.journal if e["type"] == "roll"] == []
     # trictrac: White's opening play stands complete until the next roll; the rally waits for one
     assert controller.phase is (Phase.MOVING if rules.MIRRORED else Phase.AWAIT_ROLL)
+
+
+# -- a case the state machine found: a knocked-over board after the next roll ----------------------------
+
+
+class _Drawn:
+    """A ``st.data()`` stand-in that hands out given values in order (to replay a case)."""
+
+    def __init__(self, *values: Any) -> None:
+        self.values = list(values)
+
+    def draw(self, strategy: Any, label: str | None = None) -> Any:
+        return self.values.pop(0)
+
+
+def test_a_board_knocked_over_after_the_next_roll_records_no_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rally-hitting: Black plays 5-1 (a lift from 11, a legal step), White throws 1-6, the
+    checkers around VI are knocked over, Black throws 1-1.  White's side still shows the
+    position before White's roll, so nothing shows that White played (a White entry hit at
+    once by Black's 1 would look the same): no turn may be recorded on that board."""
+    monkeypatch.setitem(globals(), "note", lambda *_: None)
+    machine = HandsOnTheBoard()
+    machine.setup(name="rally-hitting", seed=0, index=844, near_end=False)
+    before = machine.account.turns
+    white = (0,) * 15 + (1,) + (0,) * 7 + (1, 0, 13)
+    machine.lift(data=_Drawn(("11", Checker.BLACK)))
+    start = (white, (0,) * 11 + (1,) + (0,) * 12 + (1, 13))
+    step = (white, (0,) * 11 + (1,) + (0,) * 7 + (1,) + (0,) * 5 + (13,))
+    machine.legal_step(data=_Drawn(start, step, [1, 1]))
+    machine.throw_dice(a=1, b=6, clear=True)
+    machine.knock_over(data=_Drawn("VI"), seed=1)
+    machine.throw_dice(a=1, b=1, clear=True)
+    machine.teardown()
+    assert machine.account.turns == before + 1  # Black's 5-1 only (each checked by the account)

@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+import numpy as np
+
 from . import state as st
 from .values import BAR, CHECKERS
 
@@ -32,6 +34,8 @@ _OPP_OFF = st.mask([st.OPP])
 _OPP_BAR = st.OPP + BAR
 _POINTS_AND_OFF = st.mask(range(0, 25))
 _MOVER_LOW = st.low_bits(range(1, 25))
+_MOVER_FIELDS = st.UNIT[st.OPP] - 1
+_HEX_DIGITS = bytes.maketrans(b"0123456789abcdef", bytes(range(16)))
 _OPP_LOW = st.low_bits(range(st.OPP + 1, st.OPP + 25))
 """The lowest bit of each opposing point's field: the shape of a set of blots."""
 
@@ -121,6 +125,9 @@ class Reach:
         for entry in self._order:
             self._by_mover.setdefault(entry[1], []).append(entry)
         self._can_hit: dict[tuple[int, int], bool] = {}
+        self._finals: tuple[list[int], np.ndarray, np.ndarray] | None = None
+        """The complete boards, their mover's sides (one row each, field 0 first) and the
+        running sums of those rows (built when first asked for)."""
 
     def explain(self, board: int, prefer: int | None = None) -> Explanation | None:
         """The legal state that explains ``board`` (a packed key of what the sensors show,
@@ -186,6 +193,40 @@ class Reach:
             if complete(key):
                 found.append(key)
         return found
+
+    def finished_before(self, board: int, later: int, mover_later: bool) -> list[int]:
+        """The complete boards from which the mover's side of ``board`` may have come in
+        ``later`` moves of the turns after this one, fewest checkers gone first: every
+        checker gone from its point (or bar) is a move of the mover in a later turn
+        (``mover_later``) or a blot hit by the opponent (to the bar or pool, or in a hand);
+        a checker never goes back (own numbering: towards 0) but to the bar when hit; the
+        mover's checkers in a hand went too.  Cheap counts only, over every complete board
+        at once: the turns that follow judge each."""
+        keys, sides, running = self._finals_table()
+        if not keys:
+            return []
+        now = np.frombuffer(format(board & _MOVER_FIELDS, "026x").encode("ascii").translate(_HEX_DIGITS)[::-1],
+                            dtype=np.uint8).astype(np.int16)
+        in_hand = max(CHECKERS - int(now.sum()), 0)
+        diff = sides - now
+        gone = np.clip(diff[:, 1:], 0, None).sum(axis=1)
+        ok = (gone <= later) & (diff[:, 0] <= 0)  # nothing comes back from off the board
+        ok &= (np.cumsum(now[:25]) >= running - (later + in_hand)).all(axis=1)
+        if not mover_later:  # only the mover's blots may have gone, hit, and only to the bar or a hand
+            ok &= (diff[:, :25] >= 0).all(axis=1)
+            ok &= ((diff[:, 1:25] <= 0) | (sides[:, 1:25] == 1)).all(axis=1)
+        found = np.nonzero(ok)[0]
+        found = found[np.argsort(gone[found], kind="stable")]
+        return [keys[i] for i in found.tolist()]
+
+    def _finals_table(self) -> tuple[list[int], np.ndarray, np.ndarray]:
+        if self._finals is None:
+            complete = self.turn.is_complete
+            keys = [key for key, _, _ in self._order if complete(key)]
+            digits = "".join(format(key & _MOVER_FIELDS, "026x") for key in keys).encode("ascii").translate(_HEX_DIGITS)
+            sides = np.frombuffer(digits, dtype=np.uint8).reshape(len(keys), 26)[:, ::-1].astype(np.int16)
+            self._finals = (keys, sides, np.cumsum(sides[:, :25], axis=1))
+        return self._finals
 
     def _blots_gone(self, board: int) -> tuple[int, int] | None:
         """The start's blots gone from their points (a blot set), and how many are in a
