@@ -11,7 +11,7 @@ double: they end the opponent's turn with **Done** if the board still waits for 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Callable, Collection, Mapping
 
 from controller.machine import Phase
 from controller.rules.base import RuleSet
@@ -37,6 +37,10 @@ class CubeTable:
     press: Callable[[Button], None]
     phase: Callable[[], Phase]
     """What the board shows: its controller's phase (a person reads it off the display)."""
+    board: Callable[[], Game]
+    """The game as the board announces it (the computer's cube actions are read off it)."""
+    computer: Collection[Colour] = ()
+    """The sides the computer plays: it doubles and answers on the board by itself."""
     match: Match = field(init=False)
     made: int = 0
     """Cube actions made at the table."""
@@ -75,11 +79,34 @@ class CubeTable:
         game.cube(colour, "double")
         self.made += 1
         yield PRESS_GAP
+        if colour.opponent in self.computer:  # the computer answered at once, on the board
+            yield from self.follow_computer(game)
+            return
         take = takes_double(self.players[colour.opponent], game, self.match)
         self.press(Button.DONE if take else Button.TAKEBACK)
         game.cube(colour.opponent, "take" if take else "drop")
         self.made += 1
         yield PRESS_GAP
+        self.game_over(game)
+
+    def follow_computer(self, game: Game) -> Steps:
+        """Before a throw: the computer's cube actions the board has announced since, into the
+        truth; a double of the computer's still standing is answered by the person."""
+        board = self.board()
+        made = [a for a in game.history if isinstance(a, CubeAction)]
+        shown = [a for a in board.history if isinstance(a, CubeAction)]
+        if shown[: len(made)] == made:  # the same game, as far as the truth knows it
+            for action in shown[len(made):]:
+                game.cube(action.colour, action.action)
+                self.made += 1
+        offer = game.offered_by
+        if offer is not None and offer in self.computer and self.phase() is Phase.CUBE_OFFERED:
+            yield PRESS_GAP  # the person reads the computer's double
+            take = takes_double(self.players[offer.opponent], game, self.match)
+            self.press(Button.DONE if take else Button.TAKEBACK)
+            game.cube(offer.opponent, "take" if take else "drop")
+            self.made += 1
+            yield PRESS_GAP
         self.game_over(game)
 
     def compare(self, recorded: Match, mismatches: list[str]) -> None:

@@ -210,7 +210,8 @@ class Table:
         """The person carrying the computer's checkers (the sides in ``settings.computer``)."""
         self.report = TableReport()
         self.cube = CubeTable(self.rules, settings.match_length, self.players, self.sim.buttons.press,
-                              lambda: self.controller.phase) if point is None else None
+                              lambda: self.controller.phase, lambda: self.controller.game,
+                              frozenset(settings.computer)) if point is None else None
         """The truth's match and the players' cube actions (a resumed match's games are not followed)."""
         self.observer = observer
         self.pace = pace
@@ -389,8 +390,11 @@ class Table:
             colour = truth.turn
             player = self.players[colour]
             rush = False
-            if roll is None and self.cube is not None and colour not in self.settings.computer:
-                yield from self.cube.before_roll(truth, colour)
+            if roll is None and self.cube is not None:
+                if colour in self.settings.computer:  # the computer doubles on the board by itself
+                    yield from self.cube.follow_computer(truth)
+                else:
+                    yield from self.cube.before_roll(truth, colour)
                 if truth.is_over:  # a double passed
                     break
             if roll is None:

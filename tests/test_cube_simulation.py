@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import pytest
 
+from controller.engine import Engine
 from controller.machine import Settings
 from controller.records.from_match import match_record
 from controller.records.matfile import read_mat, write_mat
 from controller.records.replay import replay
 from controller.rules import get_rule_set
 from controller.rules.game import CubeAction, Match
+from controller.rules.values import WHITE
 from simulator.engine_player import BuiltinPlayer
 from simulator.players import GreedyPlayer
 from simulator.table import Table
@@ -54,3 +56,19 @@ def test_players_without_a_cube_never_double() -> None:
     report = table.play_match()
     assert report.mismatches == [] and report.cube_actions == 0
     assert all(game.cube_value == 1 for game in table.controller.match.games)
+
+
+def test_the_computers_cube_on_the_board_is_followed_and_recorded() -> None:
+    """White is the computer on the board (its doubles and answers come from the controller);
+    Black, a simulated person with the engine's judgement, answers and doubles by the buttons."""
+    settings = Settings(RULES, match_length=5, computer={WHITE: Engine(RULES, "intermediate")})
+    players = (BuiltinPlayer("intermediate"), BuiltinPlayer("intermediate"))
+    table = Table(settings, seed=1, players=players)
+    report = table.play_match()
+    match = table.controller.match
+    assert report.mismatches == []
+    assert report.cube_actions > 0 and report.cube_actions_recorded_identically == report.cube_actions
+    doubles = [item.colour for game in match.games for item in game.history
+               if isinstance(item, CubeAction) and item.action == "double"]
+    assert WHITE in doubles and WHITE.opponent in doubles  # the computer doubled, and was doubled
+    assert match.score == table.cube.match.score
