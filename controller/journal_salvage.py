@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from .journal_entries import (
-    CubeEntry, Entry, GameEntry, GameOverEntry, OpeningEntry, RollEntry, StartEntry, TakebackEntry, TurnEntry, UnknownEntryType,
-    decode, type_of,
+    CubeEntry, Entry, GameEntry, GameOverEntry, OpeningEntry, RollEntry, StartEntry, TakebackEntry, TurnEntry,
+    UnknownEntryType, decode, type_of,
 )
 from .machine import Controller, ResumeError, Settings
 from .notation.position_json import position_to_json

@@ -14,6 +14,7 @@ import pytest
 from controller.journal_entries import (
     CubeEntry, Entry, EntryError, GameEntry, GameOverEntry, OpeningEntry, StartEntry, TurnEntry, decode, encode,
 )
+from controller.journal_salvage import resume_kept, salvage
 from controller.machine import Controller, Phase, ResumeError, Settings
 from controller.notation.moves import format_play
 from controller.notation.position_json import position_to_json
@@ -136,6 +137,21 @@ def test_a_cube_entry_that_does_not_follow_is_refused() -> None:
     bad[index]["value"] = 4
     with pytest.raises(ResumeError, match=r"journal entry \d+ \(cube\): the cube is at 1"):
         Controller(Settings(RULES, match_length=5)).resume(bad)
+
+
+def test_salvage_keeps_the_cube_actions_that_still_replay() -> None:
+    """A take damaged in the middle is left out; nothing after it follows (the double stands
+    unanswered), so the match resumes waiting for the answer."""
+    journal = _cube_match()
+    entries = [encode(e) for e in journal.entries]
+    index = next(i for i, e in enumerate(entries) if e["type"] == "cube" and e["action"] == "take")
+    entries[index]["value"] = 8  # the first take no longer follows
+    settings = Settings(RULES, match_length=5)
+    keep, problems = salvage(settings, entries)
+    assert index not in keep and "the cube is at 1" in problems[index]
+    assert keep == list(range(index))
+    controller = resume_kept(settings, entries, keep, problems)
+    assert controller.phase is Phase.CUBE_OFFERED and controller.game.offered_by is not None
 
 
 def test_the_record_shows_the_cube_and_reads_back() -> None:
