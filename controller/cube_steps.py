@@ -9,8 +9,10 @@ after any game).  Dice thrown meanwhile are no turn: the board asks for the answ
 Each action is journalled (``CubeEntry``) before the board confirms it.
 
 The computer (``Settings.computer``) answers a person's double at once, and considers a
-double of its own as soon as its turn to roll begins (``_computer_cube``: a roll thrown
-before that, as the next roll ending the person's turn, gives up its cube for that turn).
+double of its own as soon as its turn to roll begins (``_computer_cube``): after Done or a
+pass, or when its dice are thrown over the person's complete play (``_computer_first``:
+the play ends the turn, and if the computer doubles the throw is void, thrown again after
+the answer).
 
 Lights: while an offer stands the doubler's off tray blinks and the answerer's waiting zone
 is lit (their call); between turns the cube owner's off tray is lit steady.  The value and
@@ -20,6 +22,7 @@ owner are in the messages and in the web state.  A base of ``controller.machine.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from hal.interfaces import Button, LightFrame, Sound
@@ -27,11 +30,12 @@ from hal.interfaces import Button, LightFrame, Sound
 from . import guidance
 from .cube_lights import offer_frame, owner_lights
 from .journal_entries import CubeEntry, GameOverEntry
-from .phases import AwaitRoll, CubeOffered, GameOver
+from .phases import AwaitRoll, CubeOffered, GameOver, Moving
 from .opponent import CubeOpponent
-from .rules.values import Colour, IllegalPlayError
+from .rules.values import Colour, IllegalPlayError, Play, Roll
 from .screens import ANSWER, offer_message, score_message
 from .steps_base import ControllerState
+from .tracking import Kind
 from .transitions import Trigger
 
 if TYPE_CHECKING:
@@ -47,6 +51,8 @@ class CubeSteps(ControllerState):
         _cube_asked: tuple[int, int] | None
 
         def _next_seq(self) -> int: ...
+        def _end_turn(self, time: float, play: Play) -> Output: ...
+        def _start_turn(self, time: float, roll: Roll, trigger: Trigger) -> Output: ...
 
     # -- the person's buttons --------------------------------------------------------------------
     def _why_no_double(self) -> str | None:
@@ -157,6 +163,30 @@ class CubeSteps(ControllerState):
         if action != "double":
             return out
         return self._double(time, game.turn, by=decider.name).after(out.entries)
+
+    def _computer_first(self, time: float, state: Moving, roll: Roll) -> Output | None:
+        """The computer's dice thrown over the person's complete play: the play ends the turn
+        and the computer, whose turn to roll begins, may double first; then the throw is void
+        (thrown again after the answer).  None when the computer does not double (or this is
+        no such throw): the roll is handled as usual."""
+        game, verdict = self.game, self._verdict
+        if state.held or not game.cube_allowed or self._decider(state.turn.colour.opponent) is None:
+            return None
+        if verdict is not None and verdict.kind is Kind.COMPLETE and verdict.key is not None:
+            key = verdict.key
+        elif verdict is None and state.turn.map.is_complete(state.last_legal):
+            key = state.last_legal
+        else:
+            return None
+        if state.turn.map.next_moves(key):  # another play passes through this board: the usual wait
+            return None
+        ended = self._end_turn(time, state.turn.map.play_to(key))
+        if not isinstance(self._state, AwaitRoll):  # the play won the game
+            return ended
+        out = self._computer_cube(time, ended)
+        if isinstance(self._state, AwaitRoll):  # no double: the throw is the computer's roll
+            return self._start_turn(time, roll, T.ROLL).after(ended.entries)
+        return replace(out, log=(*out.log, f"the throw {roll} is void: the computer doubled first"))
 
 
 __all__ = ["CubeSteps"]

@@ -406,6 +406,13 @@ class Table:
                     self.sim.board.hover(rng.sample(LINES, rng.randint(1, 3)))
                 self.throw(roll.first, roll.second)
                 yield (0.05 if rush else 0.3) / speed
+                if self.cube is not None and colour in self.settings.computer and self.controller.phase is Phase.CUBE_OFFERED:
+                    self.sim.board.unhover()  # the computer doubled first: its dice thrown are void
+                    yield from self.cube.follow_computer(truth)
+                    roll = None
+                    if truth.is_over:
+                        break
+                    continue
             position = truth.position
             plays = self.rules.legal_plays(position, roll)
             if not plays:

@@ -273,3 +273,36 @@ def test_the_built_in_engine_decides_the_cube() -> None:
     game.throw_opening(3, 1)
     game.position = Position.from_counts({1: 4, 2: 4, 3: 4}, {6: 4, 5: 4, 4: 4}, turn=WHITE, white_off=3, black_off=3)
     assert engine.cube_action(game, match) == cube_action(engine, game, match) == "double"
+
+
+def test_the_computers_dice_over_a_complete_play_let_it_double_first() -> None:
+    """The person plays and throws the computer's dice at once: the play ends the turn, the
+    computer doubles, the throw is void; after the take the dice are thrown again."""
+    computer = Scripted(["double"])
+    driver = Driver.new(RULES, computer={BLACK: computer})
+    controller = driver.controller
+    driver.show(RULES.start_position())
+    driver.roll(3, 1)
+    position = controller.game.position
+    driver.play_moves(position, RULES.legal_plays(position, Roll(3, 1))[0])
+    driver.roll(6, 5)  # Black's dice, thrown over White's complete play
+    assert controller.phase is Phase.CUBE_OFFERED and computer.asked == ["offer"]
+    assert len(controller.game.turns()) == 1
+    assert not [e for e in journal(driver) if e["type"] == "roll"]
+    driver.press(Button.DONE)
+    driver.roll(6, 5)
+    assert controller.turn_in_progress == (BLACK, Roll(6, 5))
+
+
+def test_the_computers_dice_over_a_complete_play_are_its_roll_when_it_does_not_double() -> None:
+    computer = Scripted(["no double"])
+    driver = Driver.new(RULES, computer={BLACK: computer})
+    controller = driver.controller
+    driver.show(RULES.start_position())
+    driver.roll(3, 1)
+    position = controller.game.position
+    driver.play_moves(position, RULES.legal_plays(position, Roll(3, 1))[0])
+    driver.roll(6, 5)
+    assert computer.asked == ["offer"]
+    assert controller.turn_in_progress == (BLACK, Roll(6, 5))
+    assert [e["type"] for e in journal(driver)][-2:] == ["turn", "roll"]
