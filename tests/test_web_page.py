@@ -118,6 +118,21 @@ def test_the_page_draws_zones_lights_warning_and_facts(page: Any) -> None:
         assert len(latencies) == 2 and all(-50 < x < 10_000 for x in latencies)
 
 
+def test_the_cube_is_shown_in_backgammon(page: Any) -> None:
+    hub = Hub()
+    hub.publish(sample_state(rules="backgammon", cube={"value": 2, "owner": "black", "offered_by": None}))
+    with serving(hub) as server:
+        open_page(page, server.url)
+        assert page.locator("#cube").inner_text() == "2, Black's"
+        hub.publish(sample_state(rules="backgammon", phase="cube offered",
+                                 cube={"value": 2, "owner": "black", "offered_by": "black"}))
+        catch_up(page, hub)
+        assert page.locator("#cube").inner_text() == "Black doubles to 4: Done takes, Takeback passes"
+        hub.publish(sample_state())
+        catch_up(page, hub)
+        assert page.locator("#cube").inner_text() == "—"
+
+
 def test_the_copy_buttons_copy_the_ids(browser: Any) -> None:
     hub = Hub()
     hub.publish(sample_state())

@@ -55,6 +55,7 @@ def sample_state(**changes: Any) -> dict[str, Any]:
         "pips": {"white": 167, "black": 167},
         "turns": [],
         "score": {"white": 0, "black": 0, "match_length": 3, "game": 1},
+        "cube": {"value": 1, "owner": None, "offered_by": None},
         "xgid": "XGID=-b----E-C---eE---c-e----B-:0:0:1:65:0:0:0:3:10",
         "position_id": "4HPwATDgc/ABMA",
         "link": "simulated",

@@ -193,6 +193,10 @@
     const sc = s.score;
     setText("score", sc ? `White ${sc.white} – Black ${sc.black} · game ${sc.game} · ` +
       (sc.match_length ? `match to ${sc.match_length}` : "unlimited session") : "");
+    const cube = s.cube;
+    setText("cube", !cube || s.rules !== "backgammon" ? "—" : cube.offered_by
+      ? `${cap(cube.offered_by)} doubles to ${cube.value * 2}: Done takes, Takeback passes`
+      : (cube.owner ? `${cube.value}, ${cap(cube.owner)}'s` : `${cube.value}, in the middle`));
     setText("hand", s.hand ? `White ${s.hand.white} · Black ${s.hand.black}` : "");
     setText("xgid", s.xgid || "—");
     setText("position-id", s.position_id || "—");
