@@ -81,6 +81,17 @@ def finished_play(
     return answer
 
 
+def explained_from_seen(turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, seen: int, key: int) -> bool:
+    """The board shows complete board ``key`` with rolls held, after it showed ``seen``,
+    another complete board the mover's checkers reach (``key`` hits a blot ``seen`` only
+    went past): do the turns that follow ``seen`` explain the board as a hand at work (the
+    next player taking that blot off first to hit it)?  Then no play is decided yet: a
+    board to come tells whether the blot was hit in passing or later."""
+    if seen == key or seen & MOVER != key & MOVER or not turn.map.is_complete(seen):
+        return False
+    return isinstance(finished_play(turn, rolls, reading, seen), Undecided)
+
+
 def _search(
     turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, budget: list[int]
 ) -> tuple[str, int] | None:

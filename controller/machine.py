@@ -35,7 +35,7 @@ from .computer_steps import ComputerSteps
 from .cube_steps import CubeSteps
 from .journal_entries import JOURNAL_VERSION, Entry, StartEntry
 from .outputs import Output, Settings
-from .held import Undecided
+from .held import Undecided, explained_from_seen
 from .opponent import Planned
 from .phases import AwaitRoll, CubeOffered, GameOver, HeldRoll, Moving, Opening, Phase, Restore, Setup, State
 from .resume import ResumeError, ResumePoint, Window
@@ -217,6 +217,7 @@ class Controller(ResumeSteps, TurnSteps, ComputerSteps, CubeSteps):
         self._alarm.clear()
         state = self._state
         if isinstance(state, Moving) and verdict.key is not None:
+            seen = state.last_legal
             state = replace(state, last_legal=verdict.key)
             self._stay(state)
             if verdict.kind is Kind.COMPLETE:
@@ -229,6 +230,12 @@ class Controller(ResumeSteps, TurnSteps, ComputerSteps, CubeSteps):
                     if state.turn.tracker.reach.may_still_hit(verdict.key):  # the blot passed may still go
                         if state.settle is None:
                             self._stay(replace(state, settle=time))
+                        return self._confirmed(time, self._output(frame=self._guidance()))
+                    rolls = tuple(h.roll for h in state.held)
+                    if self._reading is not None and explained_from_seen(
+                        state.turn.tracker, rolls, self._reading, seen, verdict.key
+                    ):  # the blot the play seen passed, hit by a later turn? the boards to come tell
+                        self._stay(replace(state, last_legal=seen))
                         return self._confirmed(time, self._output(frame=self._guidance()))
                     return self._play_held_roll(time, play)
                 if state.done is not None:  # Done came before the board had settled

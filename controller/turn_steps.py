@@ -260,8 +260,8 @@ class TurnSteps(ControllerState):
         """A wait ended: a board still showing a complete play ends the turn with it (a held
         roll starts the next); None while a hand is at work (the boards to come decide)."""
         verdict = self._verdict
-        if verdict is None or verdict.kind is not Kind.COMPLETE or verdict.key is None:
-            return None
+        if verdict is None or verdict.kind is not Kind.COMPLETE or verdict.key != state.last_legal:
+            return None  # (a complete board other than the one kept is undecided: see _on_legal)
         play = state.turn.map.play_to(verdict.key)
         return self._play_held_roll(time, play) if state.held else self._end_turn(time, play)
 

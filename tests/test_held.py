@@ -148,3 +148,23 @@ def test_a_board_showing_the_movers_side_as_before_the_roll_decides_nothing() ->
                 assert not isinstance(found, Finished), (turn_map.play_to(key), hit[:n])
                 checked += 1
     assert checked
+
+
+def test_a_blot_passed_then_hit_by_the_movers_next_turn_is_left_to_the_boards_to_come() -> None:
+    """White's 6-3 goes 13/7/4 past a black blot on White's 10 (the board showed that play),
+    Black's roll passes on White's closed board, and White's next roll begins with the blot
+    taken off first: the board is 13/10*/4 to the letter, and also 13/7/4 with the next turn's
+    hit under way.  Nothing is decided on it (the hitter's move will tell); with no roll after
+    Black's, the board is simply 13/10*/4."""
+    from controller.held import explained_from_seen
+
+    start = Position.from_counts({6: 2, 5: 2, 4: 2, 3: 2, 2: 2, 1: 2, 13: 3}, {13: 5, 15: 1, 8: 5, 6: 3}, black_bar=1)
+    turn_map = TurnMap(RULES, start, Roll(6, 3))
+    seen = turn_map.end_of(Play((Move(13, 7, 6), Move(7, 4, 3))))
+    hit = turn_map.end_of(Play((Move(13, 10, 3, True), Move(10, 4, 6))))
+    assert seen is not None and hit is not None
+    after = RULES.apply(start, turn_map.play_to(seen))
+    assert TurnMap(RULES, after, Roll(5, 2)).passes
+    board = READER.position_reading(turn_map.position_of(hit))
+    assert explained_from_seen(Tracker(turn_map), (Roll(5, 2), Roll(3, 1)), board, seen, hit)
+    assert not explained_from_seen(Tracker(turn_map), (Roll(5, 2),), board, seen, hit)
