@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from .rules.reach import MOVER
 from .rules.state import NIBBLE, OPP, SHIFT
 from .rules.turn import TurnMap
-from .rules.values import BAR, Play, Position, Roll
+from .rules.values import BAR, CHECKERS, Play, Position, Roll
 from .tracking import BoardReading, Kind, Tracker
 
 MAX_TRIED = 6
@@ -120,9 +120,12 @@ def _search_from(
     near = reach.finished_before(board, later, mover_later=False)[:MAX_TRIED]
     if turn_map.is_complete(last_legal):
         # the complete board last seen; another play that went the same way and hit a blot
-        # this one only passed only while the board shows that blot on its bar or pool (a
-        # blot carried straight from its point to another is a move, not a hit and an entry)
-        seen, bar = last_legal & MOVER, _opponent_bar(board)
+        # this one only passed only once the board has shown that blot on its bar or pool,
+        # or shows it in a hand (a blot carried straight from its point to another is a
+        # move, not a hit and an entry)
+        seen = last_legal & MOVER
+        shown = _opponent_bar(board) + max(CHECKERS - reading.visible(turn_map.mover.opponent), 0)
+        bar = max(shown, turn.bar_seen)
         near = [last_legal] + [key for key in near if key != last_legal
                                and (key & MOVER != seen or _opponent_bar(key) <= bar)]
     settled: list[int] = []

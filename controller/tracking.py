@@ -221,6 +221,9 @@ class Tracker:
         self._reach: Reach | None = None
         self.kept: dict[object, object] = {}
         """What ``controller.held`` found for this turn (the turns that may follow it)."""
+        self.bar_seen = 0
+        """The most of the opponent's checkers the bar (or pool) has shown in a reading judged
+        (a blot hit in passing seen on its way, even while other zones were hidden)."""
 
     @property
     def reach(self) -> Reach:
@@ -239,6 +242,7 @@ class Tracker:
         """What this reading shows; among several explanations the one nearest
         ``last_legal`` (else the fewest dice used) is taken."""
         turn_map = self.map
+        self.bar_seen = max(self.bar_seen, reading.side(self.mover.opponent)[BAR])
         if reading.unreadable:
             return Verdict(Kind.HIDDEN)
         if reading.overfull:
