@@ -102,9 +102,11 @@ def _search(
         return None
     board = turn.key(reading)
     found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget)
-    if found is not None and found[0] == _SETTLED and board & MOVER == turn_map.start & MOVER:
-        # the mover's side as it was before the roll: a play undone by hits since, or a board
-        # a hand knocked about; nothing shows that the mover played, the boards to come will
+    if (found is not None and found[0] == _SETTLED and board & MOVER == turn_map.start & MOVER
+            and found[1] != turn.complete_seen):
+        # the mover's side as it was before the roll: a play never shown undone by hits
+        # since, or a board a hand knocked about; nothing shows that the mover played, the
+        # boards to come will
         return _TRANSIENT, found[1]
     return found
 
@@ -118,6 +120,8 @@ def _search_from(
     # first the plays the board shows as they were left (but for blots hit since): the next
     # turn may show them settled; the complete board last seen first of all
     near = reach.finished_before(board, later, mover_later=False)[:MAX_TRIED]
+    if not turn_map.is_complete(last_legal) and turn.complete_seen is not None:
+        last_legal = turn.complete_seen  # the board went back since (a hit undoing the play)
     if turn_map.is_complete(last_legal):
         # the complete board last seen; another play that went the same way and hit a blot
         # this one only passed only once the board has shown that blot on its bar or pool,

@@ -221,6 +221,8 @@ class Tracker:
         self._reach: Reach | None = None
         self.kept: dict[object, object] = {}
         """What ``controller.held`` found for this turn (the turns that may follow it)."""
+        self.complete_seen: int | None = None
+        """The complete board this turn's tracker last judged (the play the board last showed)."""
         self.bar_seen = 0
         """The most of the opponent's checkers the bar (or pool) has shown in a reading judged
         (a blot hit in passing seen on its way, even while other zones were hidden)."""
@@ -253,7 +255,10 @@ class Tracker:
             return Verdict(Kind.WRONG, fault=Fault.TOO_MANY)
         key = self.key(reading)
         if key in turn_map:
-            return Verdict(Kind.COMPLETE if turn_map.is_complete(key) else Kind.LEGAL, key)
+            if turn_map.is_complete(key):
+                self.complete_seen = key
+                return Verdict(Kind.COMPLETE, key)
+            return Verdict(Kind.LEGAL, key)
         found = self.reach.explain(key, last_legal)
         if found is None:
             return Verdict(Kind.WRONG, fault=Fault.MIXED if reading.mixed else None)
