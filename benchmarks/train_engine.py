@@ -22,7 +22,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.engine.encoding import INPUTS, encode_fields, fields, outputs, swap  # noqa: E402
+from controller.engine.encoding import INPUTS, encode_fields, fields, inputs, outputs, swap  # noqa: E402
 from controller.engine.network import Network, TDLearner  # noqa: E402
 from controller.engine.outcome import equity_weights, target, win_points  # noqa: E402
 from controller.engine.weights import arrays, from_arrays  # noqa: E402
@@ -37,6 +37,7 @@ def play_game(rules: RuleSet, net: Network, learners: list[TDLearner], rng: rand
     """One self-play game, learning as it goes; returns the number of turns."""
     mirrored, name = rules.MIRRORED, rules.name
     weights = equity_weights(rules)
+    encoding = name if net.shape[0] != INPUTS else None  # the rule set's own extra inputs
     key = rules.board_key(rules.start_position())
     for learner in learners:
         learner.reset()
@@ -48,7 +49,7 @@ def play_game(rules: RuleSet, net: Network, learners: list[TDLearner], rng: rand
         _, plays = rules.final_plays(key, roll)
         ends = list(plays) if plays else [key]
         f = fields(ends)
-        x = encode_fields(f, mirrored)
+        x = encode_fields(f, mirrored, encoding)
         probs = net.forward(x)
         finished = np.flatnonzero(f[:, 0] == CHECKERS)
         for row in finished:
@@ -86,24 +87,40 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save-every", type=int, default=250)
     parser.add_argument("--out", type=Path, help="weights file (default: the package's weights/<rules>.npz)")
     parser.add_argument("--fresh", action="store_true", help="start over even if the weights file exists")
+    parser.add_argument("--common-inputs", action="store_true",
+                        help=f"a fresh network on the common {INPUTS} inputs, not the rule set's own encoding")
+    parser.add_argument("--extend-inputs", action="store_true",
+                        help="on resuming weights of the common inputs: add the rule set's own extra inputs "
+                             "(their weights start at zero, so the network starts as it was)")
+    parser.add_argument("--from", dest="start_from", type=Path,
+                        help="resume from this weights file (its record carried on), writing to --out")
     parser.add_argument("--minutes", type=float, default=0.0, help="stop (after a save) once this much wall time passed")
     args = parser.parse_args(argv)
 
     rules = get_rule_set(args.rules)
     path = args.out or WEIGHTS / f"{args.rules}.npz"
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.exists() and not args.fresh:
-        with np.load(path, allow_pickle=False) as data:
+    source = args.start_from or path
+    if source.exists() and not args.fresh:
+        with np.load(source, allow_pickle=False) as data:
             net, meta = from_arrays(data)
-        print(f"resuming {path} at game {meta['games']}", flush=True)
+        print(f"resuming {source} at game {meta['games']}", flush=True)
+        if args.extend_inputs and net.shape[0] < inputs(args.rules):
+            extra = inputs(args.rules) - net.shape[0]
+            net.w1 = np.concatenate([net.w1, np.zeros((extra, net.shape[1]), dtype=np.float32)])
+            meta["settings"]["inputs"] = net.shape[0]
+            meta["settings"]["inputs_from_game"] = [[0, INPUTS], [meta["games"], net.shape[0]]]
+            meta["settings"]["encoding"] = f"{INPUTS} common inputs + {extra} of {args.rules} (shots, contact)"
+            print(f"extended to {net.shape[0]} inputs", flush=True)
         if args.alpha is not None and args.alpha != meta["settings"]["alpha"]:
             schedule = meta["settings"].setdefault("alpha_from_game", [[0, meta["settings"]["alpha"]]])
             schedule.append([meta["games"], args.alpha])
             meta["settings"]["alpha"] = args.alpha
     else:
-        net = Network.initial(INPUTS, args.hidden, outputs(args.rules), np.random.default_rng(args.seed))
+        size = INPUTS if args.common_inputs else inputs(args.rules)
+        net = Network.initial(size, args.hidden, outputs(args.rules), np.random.default_rng(args.seed))
         meta = {"rules": args.rules, "seed": args.seed, "games": 0, "cpu_seconds": 0.0, "turns": 0,
-                "settings": {"hidden": args.hidden, "alpha": 0.1 if args.alpha is None else args.alpha, "lambda": args.lam, "inputs": INPUTS,
+                "settings": {"hidden": args.hidden, "alpha": 0.1 if args.alpha is None else args.alpha, "lambda": args.lam, "inputs": size,
                              "method": "TD(lambda) self-play, greedy 1-ply on cubeless equity"}}
     settings = meta["settings"]
     learners = [TDLearner(net, settings["alpha"], settings["lambda"]) for _ in range(2)]

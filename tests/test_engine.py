@@ -18,7 +18,7 @@ from strategies import cases, random_game
 
 from controller.cli import main
 from controller.engine import DEFAULT_LEVEL, ENGINE_LEVELS, INPUTS, Engine, EngineError, encode, shipped
-from controller.engine.encoding import LEVELS, swap
+from controller.engine.encoding import LEVELS, inputs, swap
 from controller.rules import Play, Roll, get_rule_set, rule_set_names
 from simulator.engine_player import BuiltinPlayer, strategy
 
@@ -81,7 +81,7 @@ def test_the_shipped_weights_load_with_their_training_record(name: str) -> None:
     assert meta["rules"] == name
     assert meta["games"] > 0 and meta["cpu_seconds"] > 0
     assert isinstance(meta["seed"], int)
-    assert meta["settings"]["inputs"] == INPUTS == net.shape[0]
+    assert meta["settings"]["inputs"] == net.shape[0] == inputs(name)  # INPUTS, rally-hitting a few more
     assert net.shape[2] == 1 + 2 * len(LEVELS[name])
 
 

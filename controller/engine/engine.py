@@ -19,7 +19,7 @@ from controller.rules import state as st
 from controller.rules.game import Game, Match
 
 from .cube import cube_action
-from .encoding import LEVELS, encode_fields, fields, swap
+from .encoding import INPUTS, LEVELS, encode_fields, fields, inputs, swap
 from .network import Network
 from .outcome import equity, equity_weights, flip, target, win_points
 from .weights import shipped
@@ -66,11 +66,15 @@ class Evaluator:
         self.weights = equity_weights(rules)
         if net.shape[2] != 1 + 2 * len(LEVELS[rules.name]):
             raise EngineError(f"weights with {net.shape[2]} outputs do not fit rule set {rules.name!r}")
+        if net.shape[0] not in (INPUTS, inputs(rules.name)):
+            raise EngineError(f"weights with {net.shape[0]} inputs do not fit rule set {rules.name!r}")
+        self.encoding = rules.name if net.shape[0] != INPUTS else None
+        """The rule set whose own extra inputs the weights were trained on (None: the common 204)."""
 
     def probabilities(self, keys: Sequence[int]) -> np.ndarray:
         """Outcome chances ``(n, outputs)`` of each board for the side that has just moved."""
         f = fields(keys)
-        probs = self.net.forward(encode_fields(f, self.mirrored))
+        probs = self.net.forward(encode_fields(f, self.mirrored, self.encoding))
         for row in np.flatnonzero(f[:, 0] == CHECKERS):
             loser = st.unpack(keys[row], self.mirrored)[1]
             probs[row] = target(self.rules.name, True, win_points(self.rules.name, loser))
