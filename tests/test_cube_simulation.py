@@ -34,7 +34,7 @@ def crawford_games(match: Match) -> list[int]:
     return found
 
 
-@pytest.mark.parametrize(("length", "seed"), [(3, 1), (5, 0), (5, 2)])
+@pytest.mark.parametrize(("length", "seed"), [(3, 4), (5, 0), (5, 2)])
 def test_engine_matches_record_every_cube_action_as_made(length: int, seed: int) -> None:
     players = (BuiltinPlayer("intermediate"), BuiltinPlayer("intermediate"))
     table = Table(Settings(RULES, match_length=length), seed=seed, players=players)

@@ -44,6 +44,12 @@ def test_a_sure_gammon_is_too_good_to_double() -> None:
     assert not decision.doubles
 
 
+def test_too_good_where_gnubg_says_too_good() -> None:
+    """gnubg 1.07 (0 ply) calls this 'too good to double, pass': 81.4 % wins, 23.8 % gammons."""
+    decision = decide(Evaluation(0.814, {2: 0.238, 3: 0.016}, {2: 0.022, 3: 0.0}, 0.0), CubeState())
+    assert decision.action is CubeAction.TOO_GOOD and not decision.takes
+
+
 def test_the_money_take_point_without_gammons_is_janowskis() -> None:
     """x = 0.68: the taker needs about 21.4 % (the doubler's 78.6 %)."""
     assert takes(plain(0.780), CubeState())

@@ -10,7 +10,8 @@ cube efficiency ``x`` (``EFFICIENCY``, 0.68 as Janowski and gnubg take for an or
 position), of the dead cube (``pW - (1-p)L``, cubeless) and the fully live cube: a straight
 line between the points where the cube is turned (the doubler's cash point
 ``(L + 1) / (W + L + 1/2)``, where the equity is +1, and the take point
-``(L - 1/2) / (W + L + 1/2)``, where it is -1), clipped beyond them.  The three equities
+``(L - 1/2) / (W + L + 1/2)``, where it is -1), and beyond the cash point a line on to
+``W`` at p = 1: the side too good to double plays on for its gammons.  The three equities
 compared (in units of the cube now, for the doubler) are no double (the cube centred or
 owned), double/take (the taker owns the doubled cube, a line from its redouble point to
 ``2W`` at p = 1) and double/pass (+1).  Without gammons this gives a take point of 21.4 %
@@ -139,14 +140,28 @@ def _dead(p: float, w: float, l: float) -> float:
 
 
 def _centred(p: float, w: float, l: float) -> float:
-    """Fully live, the cube in the middle: -1 below the take point, +1 above the cash point."""
+    """Fully live, the cube in the middle: -1 at the take point and +1 at the cash point, a
+    straight line between; past either, the side too good plays on for its gammons (a line
+    to -L at p = 0, to W at p = 1)."""
     take, cash = (l - 0.5) / (w + l + 0.5), (l + 1.0) / (w + l + 0.5)
-    return max(-1.0, min(1.0, -1.0 + 2.0 * (p - take) / (cash - take)))
+    if p >= cash:
+        return _past_cash(p, w, cash)
+    if p <= take:
+        return -l + p * (l - 1.0) / take if take > 0 else -l
+    return -1.0 + 2.0 * (p - take) / (cash - take)
 
 
 def _owned(p: float, w: float, l: float) -> float:
-    """Fully live, the doubler owns the cube: from -L at p = 0 to +1 (a cash) at the cash point."""
-    return min(1.0, p * (w + l + 0.5) - l)
+    """Fully live, the doubler owns the cube: from -L at p = 0 to +1 (a cash) at the cash
+    point, then on to W at p = 1 (too good, playing on)."""
+    cash = (l + 1.0) / (w + l + 0.5)
+    return _past_cash(p, w, cash) if p >= cash else p * (w + l + 0.5) - l
+
+
+def _past_cash(p: float, w: float, cash: float) -> float:
+    """Past the cash point: +1 (the cash) at it, W (every game won) at p = 1; above +1 only
+    with gammons to play for, which is when a position is too good to double."""
+    return 1.0 + (p - cash) * (w - 1.0) / (1.0 - cash) if cash < 1.0 else 1.0
 
 
 def _taken(p: float, w2: float, l2: float, pass2: float) -> float:
