@@ -222,7 +222,8 @@ class Tracker:
         self.kept: dict[object, object] = {}
         """What ``controller.held`` found for this turn (the turns that may follow it)."""
         self.complete_seen: int | None = None
-        """The complete board this turn's tracker last judged (the play the board last showed)."""
+        """The complete board this turn's tracker last judged (the play the board last showed,
+        whole or with a blot it hit still on its way)."""
         self.bar_seen = 0
         """The most of the opponent's checkers the bar (or pool) has shown in a reading judged
         (a blot hit in passing seen on its way, even while other zones were hidden)."""
@@ -265,6 +266,8 @@ class Tracker:
         if not found.hit_pending:
             return Verdict(Kind.IN_HAND, found.key, found.lifted)
         ahead = None if found.blots_in_hand else self._hitter(found)
+        if not found.lifted and turn_map.is_complete(found.key):  # the play shown, a blot on its way
+            self.complete_seen = found.key
         return Verdict(Kind.HIT_PENDING, found.key, found.lifted, found.waiting + found.early, ahead=ahead)
 
     def _hitter(self, found: Explanation) -> Move | None:
