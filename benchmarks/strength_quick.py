@@ -57,9 +57,16 @@ def main() -> int:
     parser.add_argument("--level", default="best", choices=ENGINE_LEVELS)
     parser.add_argument("--opponent", default="greedy")
     parser.add_argument("--weights", type=Path)
+    parser.add_argument("--candidates", type=int, help="override engine.TWO_PLY_CANDIDATES (an experiment)")
+    parser.add_argument("--boards", type=int, help="override engine.TWO_PLY_BOARDS (an experiment)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
+    from controller.engine import engine as engine_module
+    if args.candidates:
+        engine_module.TWO_PLY_CANDIDATES = args.candidates
+    if args.boards:
+        engine_module.TWO_PLY_BOARDS = args.boards
     rules = get_rule_set(args.rules)
     if args.weights:
         with np.load(args.weights, allow_pickle=False) as data:
