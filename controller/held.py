@@ -53,7 +53,7 @@ _SETTLED, _IN_HAND, _TRANSIENT = "settled", "in hand", "transient"
 
 
 def finished_play(
-    turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int
+    turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, observed: bool = True
 ) -> Finished | Undecided | None:
     """The mover's complete play that, followed by the next turns with the held ``rolls``,
     explains ``reading``; None when none does (or the board cannot be read whole).
@@ -63,16 +63,19 @@ def finished_play(
     first, then the plays the board shows the fewest of the mover's checkers gone from;
     else a run that shows a hand at work or a hit under way makes it ``Undecided``: only a
     settled board tells one play from another (a checker slid over the points crosses
-    boards of other plays, a hand knocking checkers over makes boards no play made)."""
+    boards of other plays, a hand knocking checkers over makes boards no play made).
+    ``observed``: the turn's boards were seen (False for a turn begun on this very board as
+    part of a run already found settled): only then does a board showing the mover's side as
+    before the roll leave an unshown play undecided."""
     if reading.unreadable or not rolls:
         return None
     board = turn.key(reading)
     memo = _kept(turn)
-    asked = ("finished", board, reading.foreign, reading.overfull, rolls, last_legal)
+    asked = ("finished", board, reading.foreign, reading.overfull, rolls, last_legal, observed)
     if asked in memo:
         return memo[asked]  # type: ignore[return-value]
     budget = [MAX_WORK]
-    found = _search(turn, rolls, reading, last_legal, budget)
+    found = _search(turn, rolls, reading, last_legal, budget, top=observed)
     answer: Finished | Undecided | None = None
     if found is not None:
         kind, key = found
@@ -93,7 +96,8 @@ def explained_from_seen(turn: Tracker, rolls: tuple[Roll, ...], reading: BoardRe
 
 
 def _search(
-    turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, budget: list[int]
+    turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, budget: list[int],
+    top: bool = False,
 ) -> tuple[str, int] | None:
     """(``_SETTLED`` or ``_TRANSIENT``, the mover's complete board that starts the run), or
     None when no run of turns explains the board."""
@@ -102,11 +106,11 @@ def _search(
         return None
     board = turn.key(reading)
     found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget)
-    if (found is not None and found[0] == _SETTLED and board & MOVER == turn_map.start & MOVER
+    if (top and found is not None and found[0] == _SETTLED and board & MOVER == turn_map.start & MOVER
             and found[1] != turn.complete_seen):
         # the mover's side as it was before the roll: a play never shown undone by hits
         # since, or a board a hand knocked about; nothing shows that the mover played, the
-        # boards to come will
+        # boards to come will (further on, a run of turns that settles is evidence enough)
         return _TRANSIENT, found[1]
     return found
 
@@ -159,6 +163,7 @@ def _search_from(
     if len(in_hand) == 1 and not hits:
         return _SETTLED, in_hand[0]
     transient: int | None = (in_hand + hits)[0] if in_hand or hits else None
+    blocking = transient is not None  # a hand at work on a play the board shows as left
     # then the board further on: each of those plays, then the plays the mover has moved on
     # from since (with rolls held for a later turn of the mover), one run at a time
     far = reach.finished_before(board, later, mover_later=True)[:MAX_TRIED] if len(rolls) > 1 else []
@@ -175,7 +180,7 @@ def _search_from(
                 continue
             kind, tracker, rest = judged
             if kind == _SETTLED:
-                return (_TRANSIENT if transient is not None else _SETTLED), key
+                return (_TRANSIENT if blocking else _SETTLED), key
             if kind in (_IN_HAND, _TRANSIENT):
                 transient = key if transient is None else transient
                 continue
@@ -183,8 +188,8 @@ def _search_from(
                 continue
         found = _search(tracker, rest, reading, tracker.map.start, budget)
         if found is not None:
-            if found[0] == _SETTLED:
-                return (_TRANSIENT if transient is not None else _SETTLED), key
+            if found[0] == _SETTLED:  # a run settled further on decides over hands at work on other runs
+                return (_TRANSIENT if blocking else _SETTLED), key
             transient = key if transient is None else transient
     return (_TRANSIENT, transient) if transient is not None else None
 

@@ -265,16 +265,19 @@ class TurnSteps(ControllerState):
         play = state.turn.map.play_to(verdict.key)
         return self._play_held_roll(time, play) if state.held else self._end_turn(time, play)
 
-    def _catch_up(self, time: float, reading: BoardReading) -> Output | Undecided | None:
+    def _catch_up(self, time: float, reading: BoardReading, cascade: bool = False) -> Output | Undecided | None:
         """A board the turn cannot explain, with rolls held: if it shows the mover's play
         finished and the next player at work (``held.finished_play``), end this turn, start
         the next with the first held roll and judge the board again there (it may be further
         on); ``Undecided`` (no grace time runs) when the boards to come must tell which play
-        it was; None when no finished play explains it."""
+        it was; None when no finished play explains it.  ``cascade``: this turn began on this
+        very board, a run of turns already found settled on it."""
         state = self._state
         if not isinstance(state, Moving) or not state.held:
             return None
-        finished = finished_play(state.turn.tracker, tuple(h.roll for h in state.held), reading, state.last_legal)
+        finished = finished_play(
+            state.turn.tracker, tuple(h.roll for h in state.held), reading, state.last_legal, observed=not cascade
+        )
         if isinstance(finished, Undecided):
             self._alarm.wrong = None
             return finished
@@ -282,7 +285,7 @@ class TurnSteps(ControllerState):
             return None
         out = self._play_held_roll(time, finished.play)
         if self._verdict is not None and self._verdict.kind is Kind.WRONG:
-            further = self._catch_up(time, reading)
+            further = self._catch_up(time, reading, cascade=True)
             if further is not None and not isinstance(further, Undecided):
                 return further.after(out.entries)
         return out
