@@ -168,3 +168,28 @@ def test_a_blot_passed_then_hit_by_the_movers_next_turn_is_left_to_the_boards_to
     board = READER.position_reading(turn_map.position_of(hit))
     assert explained_from_seen(Tracker(turn_map), (Roll(5, 2), Roll(3, 1)), board, seen, hit)
     assert not explained_from_seen(Tracker(turn_map), (Roll(5, 2),), board, seen, hit)
+
+
+def test_a_run_of_turns_where_an_entry_is_hit_back_is_followed_to_its_end() -> None:
+    """Trictrac, found by the stateful hands test: Black's 4-2 (bar/23 6/2*), White's 1-1
+    entering (bar/24/23*/22/21) and Black's 1-2 hitting that checker back (bar/24 6/4*) all
+    made under a dropout.  White's side is then as before White's roll, yet the run of turns
+    settles: Black's 4-2 is decided, and White's 1-1 with it (its turn begun on this board)."""
+    trictrac = get_rule_set("trictrac")
+    start = Position((0,) * 6 + (5, 0, 3, 0, 1, 0, 0, 5) + (0,) * 9 + (1, 0, 0),
+                     (0,) * 6 + (4, 0, 3, 0, 0, 0, 0, 5) + (0,) * 4 + (1, 0, 0, 0, 0, 0, 1, 1), Colour.BLACK)
+    plays = [(Roll(4, 2), Play((Move(25, 23, 2), Move(6, 2, 4, True)))),
+             (Roll(1, 1), Play((Move(25, 24, 1), Move(24, 23, 1, True), Move(23, 22, 1), Move(22, 21, 1)))),
+             (Roll(2, 1), Play((Move(25, 24, 1), Move(6, 4, 2, True))))]
+    position = start
+    for roll, play in plays:
+        assert trictrac.is_legal(position, roll, play)
+        position = trictrac.apply(position, play)
+    reading = BoardReader(trictrac, trictrac.geometry(None)).position_reading(position)
+    turn_map = TurnMap(trictrac, start, Roll(4, 2))
+    found = finished_play(Tracker(turn_map), (Roll(1, 1), Roll(2, 1)), reading, turn_map.start)
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(plays[0][1])
+    after = trictrac.apply(start, plays[0][1])
+    white = TurnMap(trictrac, after, Roll(1, 1))
+    found = finished_play(Tracker(white), (Roll(2, 1),), reading, white.start, observed=False)
+    assert isinstance(found, Finished) and white.end_of(found.play) == white.end_of(plays[1][1])
