@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from .outputs import Output
     from .phases import State
     from .screens import Screens
-    from .tracking import BoardReading
+    from .tracking import BoardReading, Verdict
 
 T = Trigger
 
@@ -48,6 +48,7 @@ class TurnSteps(ControllerState):
         def _stay(self, state: State) -> None: ...
         def _resume_explain(self, time: float) -> Output | None: ...
         def _guidance(self) -> LightFrame: ...
+        def _on_legal(self, time: float, verdict: Verdict) -> Output: ...
 
     # -- setup and restore ---------------------------------------------------------------------
     def _guide_restore(self, time: float) -> Output:
@@ -161,6 +162,11 @@ class TurnSteps(ControllerState):
             self._verdict = self._off_plan(self._state, turn.tracker.judge(self._reading, turn_map.start))
             if self._verdict.kind is Kind.WRONG:  # the board was already wrong: its grace starts now
                 self._alarm.wrong = WrongBoard((turn.tracker.key(self._reading), self._verdict.fault), time)
+            elif self._verdict.kind is Kind.COMPLETE:  # a quick hand played it all before the roll was seen:
+                # judged as a fresh board showing it would be (a win ends the game, a held roll starts)
+                follow = self._on_legal(time, self._verdict)
+                if follow.entries or follow.finished is not None:
+                    return follow.after(tuple(journal))
         return self._output(journal=tuple(journal), frame=self._guidance(), sounds=(Sound.TURN,), log=said)
 
     def _end_turn(

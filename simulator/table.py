@@ -45,6 +45,8 @@ DICE_GAP = 0.3
 """Virtual seconds at least between two throws of the dice, whatever the players' speed: the
 dice must land and be picked up (a person at speed 1 never throws sooner after the last throw)."""
 GAME_TIME_LIMIT = 20_000.0
+NEXT_GAME_PATIENCE = 10.0
+"""Seconds the players wait for the board to show the game over before pressing Done anyway."""
 """Virtual seconds after which a game is abandoned as stuck (it never should be)."""
 LINKS = ("direct", "serial")
 """How the board reaches the controller: ``direct`` (the sensor model posts on the queue) or
@@ -453,7 +455,17 @@ class Table:
             self.cube.game_over(truth)
         if truth.is_over:
             self.report.finished += 1
+            yield from self._await_game_over()
         yield 1.0
+
+    def _await_game_over(self) -> Steps:
+        """The players look for the winner's lights before anything else (a winning play that
+        went past a blot is waited on a while by the board: the next game's Done must not fall
+        into that wait)."""
+        waited = 0.0
+        while self.controller.phase is not Phase.GAME_OVER and waited < NEXT_GAME_PATIENCE:
+            yield 0.25
+            waited += 0.25
 
     # -- the ledger -------------------------------------------------------------------------------
     def _compare(self) -> None:

@@ -541,3 +541,19 @@ def test_a_passed_blot_moved_straight_on_by_the_next_player_is_warned() -> None:
     s.move(s.zone(B, 14), s.zone(W, 7), B)
     s.advance(1.5)
     assert last_play(s, "white") == "13/11/5"
+
+
+
+def test_a_winning_play_already_on_the_board_when_its_turn_starts_ends_the_game() -> None:
+    """Found by the 5x soak (rally-hitting, seed 90502716): Black's roll was held over White's
+    complete play and Black bore its last checker off before the held roll started Black's
+    turn; the turn began over a board already showing the winning play and waited for a
+    board change that never came (the next game's Done then ended it, a game too late)."""
+    from controller.machine import Settings
+    from controller.rules import get_rule_set
+    from simulator.players import Behaviour
+    from simulator.table import Table
+
+    table = Table(Settings(get_rule_set("rally-hitting")), seed=90502716, behaviour=Behaviour.real_hands(speed=5.0))
+    report = table.play_match()
+    assert report.mismatches == [] and len(table.truth) == 1 and report.finished == 1
