@@ -71,6 +71,8 @@ class BoardReader:
                 self._own.setdefault(geometry.line(colour, point), {})[colour] = point
             self._own.setdefault(WAITING[checker], {})[colour] = BAR
             self._own.setdefault(TRAY[checker], {})[colour] = OFF
+        self._zones = {colour: tuple(self._zone_of(colour, point) for point in range(26)) for colour in Colour}
+        """Each colour's own point (0 off .. 25 bar) -> zone, looked up on every light frame."""
 
     def read(self, snapshot: BoardSnapshot) -> BoardReading:
         """Counts per colour; unreadable zones count as empty and are listed."""
@@ -117,6 +119,9 @@ class BoardReader:
 
     def zone_of(self, colour: Colour, point: int) -> Zone:
         """The zone where ``colour``'s own point (or bar 25, off 0) lies."""
+        return self._zones[colour][point]
+
+    def _zone_of(self, colour: Colour, point: int) -> Zone:
         checker = checker_of(colour)
         if point == BAR:
             return WAITING[checker]
