@@ -60,11 +60,11 @@ class LightFollower:
                 lit = None
             if lit is None:  # nothing lit: the board shows the play as done (or stands wrong)
                 break
-            yield self.hand._wait(behaviour.think if made == 0 else behaviour.hesitate)
+            yield self.hand.pause(behaviour.think if made == 0 else behaviour.hesitate)
             if made == mistake_at:
                 yield from self._mistake(turn, colour, lit)
             move = turn.move(*lit)
-            yield from self.hand._move(colour, move)
+            yield from self.hand.move(colour, move)
             made += 1
         return turn.play
 
@@ -81,7 +81,7 @@ class LightFollower:
             return
         move = self.hand.rng.choice(wrong)
         frm, to = self.reader.zone_of(colour, move.frm), self.reader.zone_of(colour, move.to)
-        yield from self.hand._carry(frm, to, colour, slide=False)
+        yield from self.hand.carry(frm, to, colour, slide=False)
         attempt = Attempt(colour, self.hand.now())
         self.hand.attempts.append(attempt)
         waited = 0.0
@@ -91,9 +91,9 @@ class LightFollower:
             if any(sound is Sound.WARNING and at >= attempt.start for at, sound in self.hand.sounds()):
                 attempt.warned = True
                 break
-        yield self.hand._wait(self.hand.behaviour.hesitate)
+        yield self.hand.pause(self.hand.behaviour.hesitate)
         attempt.end = self.hand.now()
-        yield from self.hand._carry(to, frm, colour, slide=False)
+        yield from self.hand.carry(to, frm, colour, slide=False)
         yield LOOK
 
 

@@ -285,7 +285,8 @@ class Hand:
     def _zone(self, colour: Colour, point: int) -> Zone:
         return self.reader.zone_of(colour, point)
 
-    def _wait(self, span: tuple[float, float]) -> float:
+    def pause(self, span: tuple[float, float]) -> float:
+        """A wait drawn from ``span`` (seconds at a person's pace), at the player's speed."""
         return self.rng.uniform(*span) / self.behaviour.speed
 
     def _s(self, seconds: float) -> float:
@@ -311,11 +312,11 @@ class Hand:
         yield self._s(0.05)
         self.board.unhover()
 
-    def _carry(self, frm: Zone, to: Zone, colour: Colour, slide: bool, in_air: Callable[[], Steps] | None = None) -> Steps:
+    def carry(self, frm: Zone, to: Zone, colour: Colour, slide: bool, in_air: Callable[[], Steps] | None = None) -> Steps:
         """Lift from ``frm``, maybe slide over the points between, put down on ``to``;
         ``in_air`` is performed while the checker is in the hand (the next roll thrown)."""
         yield from self._lift(frm, colour)
-        yield self._wait(self.behaviour.hesitate)
+        yield self.pause(self.behaviour.hesitate)
         if in_air is not None:
             yield from in_air()
         if slide and frm in LINES and to in LINES:
@@ -347,7 +348,7 @@ class Hand:
         ``rush``: no thinking before the first move (the hand is already over the board)."""
         colour = position.turn
         behaviour = self.behaviour
-        thought = self._wait(behaviour.think)
+        thought = self.pause(behaviour.think)
         yield 0.0 if rush else thought
         attempt_at = self.rng.randrange(len(play) + 1) if self.rng.random() < behaviour.illegal_rate else -1
         early = throw_next is not None and attempt_at != len(play) and bool(play) and self.chance(behaviour.early_throw_rate)
@@ -382,18 +383,18 @@ class Hand:
                     yield from self._two_at_once(colour, move, second, throw if early and index + 2 == len(play) else None)
                     board_position = self.rules.apply(board_position, Play((move, second))).with_turn(colour)
                     index += 2
-                    yield self._wait(behaviour.hesitate)
+                    yield self.pause(behaviour.hesitate)
                     continue
                 if self.rng.random() < behaviour.wrong_lift_rate:
                     yield from self._wrong_lift(board_position, move)
-                yield from self._move(colour, move, in_air)
+                yield from self.move(colour, move, in_air)
                 if in_air is None and self.rng.random() < behaviour.takeback_rate:
                     yield from self._take_back_and_redo(colour, move)
             else:
                 yield from self._move_through(colour, group, in_air)
             board_position = self.rules.apply(board_position, Play(group)).with_turn(colour)
             index += len(group)
-            yield self._wait(behaviour.hesitate)
+            yield self.pause(behaviour.hesitate)
         if attempt_at == len(play) and play:
             # after the last move the board is complete: an extra move is always wrong
             yield from self._illegal_attempt(position, roll, board_position)
@@ -428,14 +429,15 @@ class Hand:
             self.board.lift(zone, checker)
         yield self._s(0.05)
         self.board.unhover()
-        yield self._wait(self.behaviour.hesitate)
+        yield self.pause(self.behaviour.hesitate)
         yield from self._place(self._zone(colour, first.to), colour)
-        yield self._wait(self.behaviour.hesitate)
+        yield self.pause(self.behaviour.hesitate)
         if in_air is not None:
             yield from in_air()
         yield from self._place(self._zone(colour, second.to), colour)
 
-    def _move(self, colour: Colour, move: Move, in_air: Callable[[], Steps] | None = None) -> Steps:
+    def move(self, colour: Colour, move: Move, in_air: Callable[[], Steps] | None = None) -> Steps:
+        """One checker moved by hand, a hit blot carried to its bar or pool (before or after)."""
         frm, to = self._zone(colour, move.frm), self._zone(colour, move.to)
         opponent = colour.opponent
         slide = self.rng.random() < self.behaviour.slide_rate
@@ -444,21 +446,21 @@ class Hand:
             bar = WAITING[checker_of(opponent)]
             if self.chance(self.behaviour.blot_hold_rate):
                 yield from self._lift(to, opponent)
-                yield self._wait(self.behaviour.hesitate)
-                yield from self._carry(frm, to, colour, slide)
-                yield self._wait(self.behaviour.hesitate)
+                yield self.pause(self.behaviour.hesitate)
+                yield from self.carry(frm, to, colour, slide)
+                yield self.pause(self.behaviour.hesitate)
                 if in_air is not None:  # the blot is the last checker in the hand
                     yield from in_air()
                 yield from self._place(bar, opponent)
                 return
-            yield from self._carry(to, bar, opponent, slide=False)
-            yield self._wait(self.behaviour.hesitate)
-            yield from self._carry(frm, to, colour, slide, in_air)
+            yield from self.carry(to, bar, opponent, slide=False)
+            yield self.pause(self.behaviour.hesitate)
+            yield from self.carry(frm, to, colour, slide, in_air)
             return
-        yield from self._carry(frm, to, colour, slide, None if move.hit else in_air)
+        yield from self.carry(frm, to, colour, slide, None if move.hit else in_air)
         if move.hit:
-            yield self._wait(self.behaviour.hesitate)
-            yield from self._carry(to, WAITING[checker_of(opponent)], opponent, slide=False, in_air=in_air)
+            yield self.pause(self.behaviour.hesitate)
+            yield from self.carry(to, WAITING[checker_of(opponent)], opponent, slide=False, in_air=in_air)
 
     def _move_through(self, colour: Colour, moves: tuple[Move, ...], in_air: Callable[[], Steps] | None) -> Steps:
         """One checker carried straight over several dice (13/7/2*, 13/8*/2): each blot on
@@ -479,24 +481,24 @@ class Hand:
             else:
                 after.append(blot)
         for blot in before:
-            yield from self._carry(blot, bar, opponent, slide=False)
-            yield self._wait(behaviour.hesitate)
+            yield from self.carry(blot, bar, opponent, slide=False)
+            yield self.pause(behaviour.hesitate)
         for blot in held:
             yield from self._lift(blot, opponent)
-            yield self._wait(behaviour.hesitate)
+            yield self.pause(behaviour.hesitate)
         # the next roll comes while the last checker to be put down is still in the hand
         last = "after" if after else "held" if held else "hitter"
         hitter_air = in_air if last == "hitter" else None
-        yield from self._carry(self._zone(colour, moves[0].frm), self._zone(colour, moves[-1].to), colour, False, hitter_air)
+        yield from self.carry(self._zone(colour, moves[0].frm), self._zone(colour, moves[-1].to), colour, False, hitter_air)
         for n, _ in enumerate(held):
-            yield self._wait(behaviour.hesitate)
+            yield self.pause(behaviour.hesitate)
             if in_air is not None and last == "held" and n == len(held) - 1:
                 yield from in_air()
             yield from self._place(bar, opponent)
         for n, blot in enumerate(after):
-            yield self._wait(behaviour.hesitate)
+            yield self.pause(behaviour.hesitate)
             blot_air = in_air if n == len(after) - 1 else None
-            yield from self._carry(blot, bar, opponent, slide=False, in_air=blot_air)
+            yield from self.carry(blot, bar, opponent, slide=False, in_air=blot_air)
 
     def _wrong_lift(self, board_position: Position, move: Move) -> Steps:
         """Lift a checker that is not the one to move, think again, put it back."""
@@ -507,20 +509,20 @@ class Hand:
             return
         zone = self._zone(colour, self.rng.choice(others))
         yield from self._lift(zone, colour)
-        yield self._wait(self.behaviour.hesitate)
+        yield self.pause(self.behaviour.hesitate)
         yield from self._place(zone, colour)
-        yield self._wait(self.behaviour.hesitate)
+        yield self.pause(self.behaviour.hesitate)
 
     def _take_back_and_redo(self, colour: Colour, move: Move) -> Steps:
         """Change one's mind: the checker goes back (the hit one too), then the move again."""
         frm, to = self._zone(colour, move.frm), self._zone(colour, move.to)
         opponent = colour.opponent
-        yield self._wait(self.behaviour.hesitate)
+        yield self.pause(self.behaviour.hesitate)
         if move.hit:  # the hit checker comes back first, so the board never shows half a takeback
-            yield from self._carry(WAITING[checker_of(opponent)], to, opponent, slide=False)
-        yield from self._carry(to, frm, colour, slide=False)
-        yield self._wait(self.behaviour.hesitate)
-        yield from self._move(colour, move)
+            yield from self.carry(WAITING[checker_of(opponent)], to, opponent, slide=False)
+        yield from self.carry(to, frm, colour, slide=False)
+        yield self.pause(self.behaviour.hesitate)
+        yield from self.move(colour, move)
 
     def _illegal_attempt(self, start: Position, roll: Roll, board_position: Position) -> Steps:
         """Move a checker where no legal play goes, wait for the warning, put it back."""
@@ -529,7 +531,7 @@ class Hand:
         if choice is None:
             return
         frm, to = choice
-        yield from self._carry(frm, to, colour, slide=False)
+        yield from self.carry(frm, to, colour, slide=False)
         attempt = Attempt(colour, self.now())
         self.attempts.append(attempt)
         waited = 0.0
@@ -539,9 +541,9 @@ class Hand:
             if any(sound is Sound.WARNING and at >= attempt.start for at, sound in self.sounds()):
                 attempt.warned = True
                 break
-        yield self._wait(self.behaviour.hesitate)
+        yield self.pause(self.behaviour.hesitate)
         attempt.end = self.now()
-        yield from self._carry(to, frm, colour, slide=False)
+        yield from self.carry(to, frm, colour, slide=False)
 
     def _wrong_move(self, start: Position, roll: Roll, board_position: Position) -> tuple[Zone, Zone] | None:
         """A checker and a point for it such that the board is in no legal state of the turn."""
