@@ -213,13 +213,15 @@ def _with_players(settings: "Settings", white: "PlayerName", black: "PlayerName"
 
     rules = settings.rules
     computer = {}
+    hints = None  # the computer's own engine gives the hints, else the configured one
     try:
         for colour, name in ((Colour.WHITE, white), (Colour.BLACK, black)):
             if name.kind != "human":
                 computer[colour] = opponent(name, rules)
+                if name.is_engine and hints is None:
+                    hints = computer[colour]
     except OpponentError as error:
         raise CliError(f"--{colour.value} {name}: {error}") from None
-    hints = next((engine for engine in computer.values() if hasattr(engine, "evaluate")), None)
     if hints is None and config.hints is not None:
         try:
             hints = opponent(config.hints, rules)

@@ -402,10 +402,8 @@ class Controller(ResumeSteps, TurnSteps, ComputerSteps, CubeSteps):
     @property
     def computer_play(self) -> str | None:
         """The computer's play the board is showing now (standard notation), if any."""
-        state = self._state
-        if isinstance(state, Moving) and state.turn.plan is not None:
-            return state.turn.plan.text
-        return None
+        plan = self.plan
+        return plan.text if plan is not None else None
 
     @property
     def last_verdict(self) -> Verdict | None:

@@ -145,7 +145,7 @@ class Engine:
         values = self.evaluator.equities(ends)
         ranked = sorted(((Play(paths[end]), float(v)) for end, v in zip(ends, values)), key=lambda pv: -pv[1])
         if self.level == "best" and len(ranked) > 1:
-            chosen = ends[self._pick(ends, None)]
+            chosen = ends[self._pick(ends, None, values)]
             first = next(i for i, (play, _) in enumerate(ranked) if tuple(play) == paths[chosen])
             ranked.insert(0, ranked.pop(first))
         return ranked
@@ -159,8 +159,10 @@ class Engine:
         after = self.rules.apply(position, play)
         return self.rules.key_of(after.side(position.turn), after.side(position.turn.opponent))
 
-    def _pick(self, ends: list[int], rng: random.Random | None) -> int:
-        values = self.evaluator.equities(ends)
+    def _pick(self, ends: list[int], rng: random.Random | None, values: np.ndarray | None = None) -> int:
+        """The index of the chosen end board; ``values``: their 1-ply equities, if known already."""
+        if values is None:
+            values = self.evaluator.equities(ends)
         if self.level == "beginner":
             noise = rng if rng is not None else random.Random(0)
             values = values + np.array([noise.gauss(0.0, BEGINNER_NOISE) for _ in ends], dtype=np.float32)
