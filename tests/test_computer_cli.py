@@ -4,24 +4,15 @@ runs through ``trictrac run`` and ``trictrac simulate`` (issue 10, part 3)."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 from pathlib import Path
 
 import pytest
 from hypothesis import given, strategies as st
 
-from controller.cli import main
+from cli_kit import config, run
 from controller.config import ConfigError, load_config
 from controller.player_names import PlayerName, parse_player
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stderr(err):
-        code = main(list(argv), out=out, stdin=io.StringIO(""))
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.mark.parametrize("text,name", [
@@ -54,12 +45,6 @@ def test_bad_players_are_one_line_and_status_2(argv: tuple[str, ...], words: str
     code, _, err = run(*argv)
     assert code == 2, err
     assert words in err and err.count("\n") == 1 and "Traceback" not in err
-
-
-def config(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "board.toml"
-    path.write_text(text)
-    return path
 
 
 def test_the_players_section_is_read(tmp_path: Path) -> None:

@@ -3,13 +3,12 @@ and checked like every other input (one line naming what and where, exit status 
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
 from hypothesis import given, strategies as st
 
-from controller.cli import main
+from cli_kit import config, run
 from controller.config import ConfigError, load_config
 from controller.listen import Listen, parse_listen
 
@@ -45,15 +44,6 @@ def test_any_text_is_an_address_or_one_clear_error(text: str) -> None:
         assert 0 <= listen.port <= 65535 and listen.host
 
 
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    import contextlib
-
-    with contextlib.redirect_stderr(err):
-        code = main(list(argv), out=out, stdin=io.StringIO(""))
-    return code, out.getvalue(), err.getvalue()
-
-
 @pytest.mark.parametrize("argv,words", [
     (("run", "--web", "nonsense"), "argument --web"),
     (("run", "--web", "99999"), "port"),
@@ -66,12 +56,6 @@ def test_bad_web_arguments_are_one_line_and_status_2(argv: tuple[str, ...], word
     code, _, err = run(*argv)
     assert code == 2, err
     assert words in err and err.count("\n") == 1 and "Traceback" not in err
-
-
-def config(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "board.toml"
-    path.write_text(text)
-    return path
 
 
 def test_the_web_section_is_read(tmp_path: Path) -> None:
