@@ -36,7 +36,6 @@ class ComputerSteps(ControllerState):
     """The computer's plays and the hints (see the module docstring)."""
 
     if TYPE_CHECKING:
-        _hints: tuple[tuple[str, float], ...]
 
         def _stay(self, state: State) -> None: ...
         def _guidance(self) -> LightFrame: ...
@@ -87,12 +86,12 @@ class ComputerSteps(ControllerState):
             return self._output(message=f"No hint: {engine.name} failed ({error})")
         if not ranked:
             return self._output(message="No hint: no legal play")
-        self._hints = tuple((format_play(play, rules), round(equity, 3)) for play, equity in ranked[:HINT_LINES])
+        hints = tuple((format_play(play, rules), round(equity, 3)) for play, equity in ranked[:HINT_LINES])
         best = plan(turn.map, ranked[0][0])
         if best is not None:
-            best = replace(best, by=engine.name, text=self._hints[0][0])
-        self._stay(replace(state, turn=replace(turn, hint=best)))
-        lines = tuple(f"hint {i + 1}: {text} ({equity:+.3f})" for i, (text, equity) in enumerate(self._hints))
+            best = replace(best, by=engine.name, text=hints[0][0])
+        self._stay(replace(state, turn=replace(turn, hint=best, hints=hints)))
+        lines = tuple(f"hint {i + 1}: {text} ({equity:+.3f})" for i, (text, equity) in enumerate(hints))
         frame = self._guidance()
         if best is not None and not best.allows(state.last_legal):
             frame = replace(frame, message=f"Hint ({engine.name}): {best.text}; take back your moves to play it")

@@ -79,8 +79,6 @@ class Controller(ResumeSteps, TurnSteps, ComputerSteps, CubeSteps):
     _window: Window | None = field(init=False, default=None)
     _cube_asked: tuple[int, int] | None = field(init=False, default=None)
     """The game and turn at which the computer last considered a double (once a turn)."""
-    _hints: tuple[tuple[str, float], ...] = field(init=False, default=())
-    """The ranked plays of the last hint this turn (play, equity), best first."""
 
     def __post_init__(self) -> None:
         rules = self.settings.rules
@@ -391,7 +389,8 @@ class Controller(ResumeSteps, TurnSteps, ComputerSteps, CubeSteps):
     @property
     def hints(self) -> tuple[tuple[str, float], ...]:
         """The last hint of this turn: plays in standard notation with their equity, best first."""
-        return self._hints
+        state = self._state
+        return state.turn.hints if isinstance(state, Moving) else ()
 
     @property
     def plan(self) -> Planned | None:

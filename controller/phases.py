@@ -64,6 +64,8 @@ class Turn:
     """The computer's play when the computer is on roll: the board accepts only it."""
     hint: Planned | None = None
     """The engine's best play, shown on the lights after Menu asked for a hint."""
+    hints: tuple[tuple[str, float], ...] = ()
+    """That hint's best plays in standard notation with their equities, best first."""
 
 
 @dataclass(frozen=True)

@@ -93,13 +93,12 @@ class Screens:
         if verdict is not None and verdict.kind is Kind.HIT_PENDING:
             waiting = "bar" if self.rules.MIRRORED else "pool"
             return guidance.hit_frame(self.reader, colour, verdict.hits, f"{who}: hit! Put the checker on its {waiting}")
-        if key == plan.end:
+        moves = plan.moves_from(key)  # counted: the same move twice (13/9(2)) lights the same points twice
+        if not moves:  # the play's end
             return LightFrame.of(guidance.turn_lights(colour.opponent), f"{who}: done, next roll or Done")
-        move = plan.next_move(key)
-        if move is None:  # cannot happen on the way: every board on it has a next move
-            return LightFrame.of(guidance.turn_lights(colour), who)
-        left = len(plan.moves_from(key))  # counted: the same move twice (13/9(2)) lights the same points twice
-        step = f"move {_point(move.frm)} to {_point(move.to)}" + (f" ({left} to go)" if left > 1 else " (the last)")
+        move = moves[0]
+        left = f"({len(moves)} to go)" if len(moves) > 1 else "(the last)"
+        step = f"move {_point(move.frm)} to {_point(move.to)} {left}"
         return guidance.engine_frame(self.reader, colour, move, f"{who}: {step}")
 
     def warning(self, state: State, verdict: Verdict | None, game: Game, reading: BoardReading | None) -> LightFrame:

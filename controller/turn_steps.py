@@ -156,7 +156,6 @@ class TurnSteps(ControllerState):
         turn = Turn(colour, roll, turn_map, Tracker(turn_map), planned)
         self._go(trigger, Moving(turn, turn_map.start, held=later))
         self._verdict = None
-        self._hints = ()
         self._alarm.clear()
         if self._reading is not None:
             self._verdict = self._off_plan(self._state, turn.tracker.judge(self._reading, turn_map.start))
@@ -181,7 +180,6 @@ class TurnSteps(ControllerState):
             raise TrackerError(f"tracker accepted an illegal play: {error}") from error
         journal: list[Entry] = [self._turn_entry(time, record)]
         self._verdict = None
-        self._hints = ()
         self._window = self._window.after_turn() if self._window else None
         result = self.game.result()
         if result is not None:  # a roll thrown during the winning turn belongs to no one
@@ -308,7 +306,6 @@ class TurnSteps(ControllerState):
             entries.append(TakebackEntry(self._next_seq(), _stamp(time), last.colour, last.roll))
         self._window = None
         self._verdict = None
-        self._hints = ()
         self._alarm.clear()
         self._go(T.TAKEBACK, Restore(last.before, last.roll))
         message = f"Take back {last.colour.value}'s {last.roll}: put the checkers back as lit"
