@@ -29,7 +29,7 @@ from .rules.values import Colour
 if TYPE_CHECKING:
     from hal.interfaces import Sound
 
-    from .config import Config
+    from .config import Config, Players
     from .machine import Output, Settings
 
 
@@ -205,8 +205,7 @@ def _settings(args: argparse.Namespace) -> tuple["Settings", "Config"]:
     return Settings(rules, quarter, config.match_length, config.grace), config
 
 
-def _with_players(settings: "Settings", white: "PlayerName", black: "PlayerName", config: "Config",
-                  say: Callable[[str], None] | None) -> "Settings":
+def _with_players(settings: "Settings", players: "Players", say: Callable[[str], None] | None) -> "Settings":
     """``settings`` with the computer's sides (an engine or a strategy lit on the board), the
     hint engine and substitutes; an engine that cannot play here is one error line."""
     from simulator.opponents import OpponentError, opponent
@@ -215,23 +214,23 @@ def _with_players(settings: "Settings", white: "PlayerName", black: "PlayerName"
     computer = {}
     hints = None  # the computer's own engine gives the hints, else the configured one
     try:
-        for colour, name in ((Colour.WHITE, white), (Colour.BLACK, black)):
+        for colour, name in ((Colour.WHITE, players.white), (Colour.BLACK, players.black)):
             if name.kind != "human":
                 computer[colour] = opponent(name, rules)
                 if name.is_engine and hints is None:
                     hints = computer[colour]
     except OpponentError as error:
         raise CliError(f"--{colour.value} {name}: {error}") from None
-    if hints is None and config.hints is not None:
+    if hints is None and players.hints is not None:
         try:
-            hints = opponent(config.hints, rules)
+            hints = opponent(players.hints, rules)
         except OpponentError as error:
             if say is not None:
                 say(f"no hints: {error}")
     if say is not None and computer:
         say("The computer plays " + ", ".join(f"{c.value} ({e.name})" for c, e in computer.items())
             + ": its plays are lit in cyan, move by move, for you to carry out")
-    return dataclasses.replace(settings, computer=computer, hints=hints, substitute=config.substitute)
+    return dataclasses.replace(settings, computer=computer, hints=hints, substitute=players.substitute)
 
 
 def _say(out: TextIO):  # type: ignore[no-untyped-def]
@@ -251,7 +250,9 @@ def cmd_run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     if args.port or config.port or config.board:  # behind a serial link: confirm a board before a warning
         settings = dataclasses.replace(settings, confirm=True)
     say = _say(out)
-    settings = _with_players(settings, args.white or config.white, args.black or config.black, config, say)
+    chosen = dataclasses.replace(config.players, white=args.white or config.players.white,
+                                 black=args.black or config.players.black)
+    settings = _with_players(settings, chosen, say)
     journal_path = args.journal or config.journal
     if journal_path:
         check_journal_path(journal_path)  # before play starts: a journal that cannot be written is bad input
@@ -456,9 +457,10 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     from simulator.table import TableReport, simulate
 
     settings, config = _settings(args)
-    engines = {c: n for c, n in ((Colour.WHITE, args.white), (Colour.BLACK, args.black)) if n.is_engine}
-    settings = _with_players(settings, engines.get(Colour.WHITE, PlayerName("human")),
-                             engines.get(Colour.BLACK, PlayerName("human")), dataclasses.replace(config, hints=None), None)
+    human = PlayerName("human")  # random, greedy and human are simulated people here; engines play on the board
+    computer = dataclasses.replace(config.players, hints=None, white=args.white if args.white.is_engine else human,
+                                   black=args.black if args.black.is_engine else human)
+    settings = _with_players(settings, computer, None)
     tty = sys.stderr.isatty() and not args.json
 
     def progress(done: int, report: TableReport) -> None:

@@ -28,6 +28,18 @@ class ConfigError(ValueError):
 
 
 @dataclass(frozen=True)
+class Players:
+    """Who plays each side (``[players]``): a person, or an engine whose plays are lit."""
+
+    white: PlayerName = PlayerName("human")
+    black: PlayerName = PlayerName("human")
+    substitute: bool = False
+    """A person carrying the computer's checkers may make another legal play instead."""
+    hints: PlayerName | None = PlayerName("builtin", "best")
+    """The engine Menu asks for a hint (``hints = "none"``: no hints)."""
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything ``trictrac run`` needs to know."""
 
@@ -46,13 +58,7 @@ class Config:
     """Serve the web view there (``[web] listen``)."""
     web_token: str | None = None
     """The token a browser needs to play when the web view listens beyond this machine."""
-    white: PlayerName = PlayerName("human")
-    black: PlayerName = PlayerName("human")
-    """Who plays each side (``[players]``): a person, or an engine whose plays are lit."""
-    substitute: bool = False
-    """A person carrying the computer's checkers may make another legal play instead."""
-    hints: PlayerName | None = PlayerName("builtin", "best")
-    """The engine Menu asks for a hint (``[players] hints``, "none" for no hints)."""
+    players: Players = Players()
     source: str = "<defaults>"
 
 
@@ -170,12 +176,11 @@ def parse_config(data: Mapping[str, Any], source: str = "<config>") -> Config:
                              or any(ord(c) < 32 or ord(c) == 127 for c in port)):
         raise fail("board.port", f"expected a device path or URL (or no port: found by USB id), got {port!r}")
     web, token = _web(data.get("web", {}), fail)
-    white, black, substitute, hints = _players(data.get("players", {}), fail)
     return Config(rules, quarter, match_length, float(grace), dice, journal, records, gpio, port, "board" in data,
-                  web, token, white, black, substitute, hints, source)
+                  web, token, _players(data.get("players", {}), fail), source)
 
 
-def _players(section: Mapping[str, Any], fail: Any) -> tuple[PlayerName, PlayerName, bool, PlayerName | None]:
+def _players(section: Mapping[str, Any], fail: Any) -> Players:
     """The ``[players]`` section: who plays White and Black, substitutes, the hint engine."""
     names = []
     for key in ("white", "black"):
@@ -200,7 +205,7 @@ def _players(section: Mapping[str, Any], fail: Any) -> tuple[PlayerName, PlayerN
                 raise ValueError(f"hints come from an engine (builtin or gnubg) or \"none\", not {hints_text!r}")
         except ValueError as error:
             raise fail("players.hints", str(error)) from None
-    return names[0], names[1], substitute, hints
+    return Players(names[0], names[1], substitute, hints)
 
 
 def _web(section: Mapping[str, Any], fail: Any) -> tuple[Listen | None, str | None]:

@@ -49,9 +49,10 @@ def test_bad_players_are_one_line_and_status_2(argv: tuple[str, ...], words: str
 
 def test_the_players_section_is_read(tmp_path: Path) -> None:
     loaded = load_config(config(tmp_path, '[players]\nblack = "builtin:intermediate"\nsubstitute = true\nhints = "none"\n'))
-    assert loaded.white == PlayerName("human") and loaded.black == PlayerName("builtin", "intermediate")
-    assert loaded.substitute and loaded.hints is None
-    assert load_config(config(tmp_path, "[game]\n")).hints == PlayerName("builtin", "best")
+    players = loaded.players
+    assert players.white == PlayerName("human") and players.black == PlayerName("builtin", "intermediate")
+    assert players.substitute and players.hints is None
+    assert load_config(config(tmp_path, "[game]\n")).players.hints == PlayerName("builtin", "best")
 
 
 @pytest.mark.parametrize("text,key", [
