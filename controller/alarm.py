@@ -33,6 +33,9 @@ class Alarm:
     wrong: WrongBoard | None = None
     warning: bool = False
     """The board is warning about a wrong position now."""
+    warned: tuple[Any, ...] | None = None
+    """The wrong board the standing warning was given for: another wrong board that stands
+    its grace time (a second illegal move made before the first was put back) warns again."""
     stale: bool = False
     """The board's link is down: its last board is not to be warned about."""
     asked: float | None = None
@@ -42,6 +45,7 @@ class Alarm:
         """No wrong board, no warning: a new turn or phase judges the board anew."""
         self.wrong = None
         self.warning = False
+        self.warned = None
 
     def note_wrong(self, key: tuple[Any, ...], time: float) -> None:
         """A wrong board showing ``key``: its grace time runs from when it first showed."""
@@ -51,7 +55,15 @@ class Alarm:
     def wrong_due(self, time: float) -> bool:
         """A wrong board has stood its grace time unwarned."""
         wrong = self.wrong
-        return wrong is not None and not self.warning and time >= wrong.since + self.grace
+        return wrong is not None and self._unwarned(wrong) and time >= wrong.since + self.grace
+
+    def warn(self) -> None:
+        """The board warns now, about the wrong board that stood its grace time."""
+        self.warning = True
+        self.warned = self.wrong.key if self.wrong is not None else None
+
+    def _unwarned(self, wrong: WrongBoard) -> bool:
+        return not self.warning or wrong.key != self.warned
 
     def held_due(self, held: HeldRoll | None, time: float) -> bool:
         """A roll held over an unfinished play has waited out its grace time unwarned."""
@@ -67,7 +79,7 @@ class Alarm:
     def deadline(self, held: HeldRoll | None, also: float | None = None) -> float | None:
         """When a grace time runs out, if one is running (``also``: another one's end)."""
         times = [] if also is None else [also]
-        if self.wrong is not None and not self.warning:
+        if self.wrong is not None and self._unwarned(self.wrong):
             times.append(self.wrong.since + self.grace)
         if held is not None and not held.warned and not self.stale:
             times.append(held.since + self.grace)

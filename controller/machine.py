@@ -198,9 +198,9 @@ class Controller(ResumeSteps, TurnSteps, ComputerSteps, CubeSteps):
                 return caught
         alarm = self._alarm
         if verdict.kind is Kind.WRONG:
-            if alarm.warning:  # the warning stands: the red lights follow the board
-                return self._output(frame=self._warning_frame())
             alarm.note_wrong((tracker.key(reading), verdict.fault), time)
+            if alarm.warning and not alarm.wrong_due(time):  # the warning stands: the red lights follow the board
+                return self._output(frame=self._warning_frame())
             return self._on_tick(time, fresh=True)
         # a transient: checkers in hand, a hit on its way, a hand over the board
         alarm.wrong = None
@@ -254,7 +254,7 @@ class Controller(ResumeSteps, TurnSteps, ComputerSteps, CubeSteps):
             # the last snapshot may be stale behind a quiet link: warn only on a fresh one
             return self._output(request_snapshot=True) if alarm.ask_again(time) else self._output()
         if due:
-            alarm.warning = True
+            alarm.warn()
             frame = self._warning_frame()
             reason = "fault" if self._verdict is not None and self._verdict.fault else "illegal"
             return self._output(frame=frame, sounds=(Sound.WARNING,), log=(frame.message,), warning=reason)

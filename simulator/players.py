@@ -566,26 +566,22 @@ class Hand:
                 moved[frm] -= 1
                 moved[to] += 1
                 key = turn_map.key_of(moved, theirs)
-                if (key not in turn_map and not _blot_taken_first(turn_map, moved, theirs, self.rules)
-                        and not _hit_left_standing(legal_sides.get(tuple(moved), ()), theirs)):
+                legal_opponents = legal_sides.get(tuple(moved), ())
+                if (key not in turn_map and not _blot_taken_first(legal_opponents, theirs)
+                        and not _hit_left_standing(legal_opponents, theirs)):
                     candidates.append((self._zone(colour, frm), self._zone(colour, to)))
         return self.rng.choice(candidates) if candidates else None
 
 
-def _blot_taken_first(turn_map: TurnMap, mine: list[int], theirs: tuple[int, ...], rules: RuleSet) -> bool:
+def _blot_taken_first(legal_opponents: Iterable[tuple[int, ...]], theirs: tuple[int, ...]) -> bool:
     """Could a hand explain this board as a hit under way: some legal state of the turn
-    with one of the opponent's checkers now on its bar, its hitter not yet arrived?  Such a
-    board is not an unmistakable illegal move, so the player does not try it."""
-    if not theirs[BAR]:
-        return False
-    for point in range(1, 25):
-        theirs_point = rules.opponent_point(point)
-        if mine[point] or theirs[theirs_point]:
-            continue
-        restored = list(theirs)
-        restored[BAR] -= 1
-        restored[theirs_point] += 1
-        if turn_map.key_of(mine, restored) in turn_map:
+    (the mover's side as it stands) whose blots, one or several, are already on their bar or
+    pool, their hitters not yet arrived?  Such a board is not an unmistakable illegal move,
+    so the player does not try it."""
+    for legal in legal_opponents:
+        taken = [p for p in range(1, 25) if theirs[p] != legal[p]]
+        if (taken and theirs[OFF] == legal[OFF] and all(theirs[p] == 0 and legal[p] == 1 for p in taken)
+                and theirs[BAR] - legal[BAR] == len(taken)):
             return True
     return False
 

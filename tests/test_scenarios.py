@@ -483,6 +483,28 @@ def test_a_wrong_move_is_warned_once_after_the_grace_time_until_the_board_is_leg
     assert s.entries("turn") == []
 
 
+def test_a_second_wrong_move_made_while_the_first_is_warned_is_warned_again() -> None:
+    """8/2 with 3-1 is warned; before it is put back, 6/3 is made too: that board is another
+    illegal move, so once it has stood the grace time the board warns again (a fast hand
+    found it unwarned).  A wrong board that changes only for a moment, or comes back to the
+    board already warned about, gives no second sound."""
+    s = opened(dice=(3, 1))
+    s.perform(chain(carry(s.board, "8", "2", W), wait(1.5)))
+    assert s.warnings() == 1
+    t = s.now
+    s.perform(carry(s.board, "6", "3", W, hold=0.1))
+    assert s.warnings(since=t) == 0  # not yet: the new wrong board's grace time runs
+    s.perform(carry(s.board, "3", "6", W, hold=0.1))  # back to the board already warned about
+    s.advance(2.0)
+    assert s.warnings(since=t) == 0
+    s.perform(chain(carry(s.board, "6", "3", W), wait(1.5)))
+    assert s.warnings(since=t) == 1
+    assert s.lit(L.WARNING) == {"8", "2", "6", "3"}
+    s.perform(chain(carry(s.board, "3", "6", W), carry(s.board, "2", "8", W)))
+    assert s.message == "White to play 3-1" and not s.controller.warning
+    assert s.warnings(since=t) == 1
+
+
 def test_a_slide_over_points_shorter_than_the_grace_is_not_warned() -> None:
     """The hand slides the checker from 8 over 7 and 6 to 5, resting half a second on each:
     the board on 6 is wrong (8/6 is no move of 3-1) and is seen, but not warned."""

@@ -33,3 +33,21 @@ def test_soak(name: str, tmp_path: Path) -> None:
     for path in records:
         done = replay(read_mat(path.read_text(), source=str(path)))
         assert done.games[0].result is not None
+
+
+@pytest.mark.parametrize("name", ["trictrac", "rally-hitting"])
+def test_fast_hands_at_high_noise_have_every_illegal_attempt_warned(name: str) -> None:
+    """Issue 8: at 5x a person, noise 7.5 and an illegal attempt every turn, a second
+    player's illegal move often lands while the first one's warning still stands (its roll
+    thrown at once): each must be warned on its own.  Seed 700 gave 2 (trictrac) and 3
+    (rally-hitting) unwarned attempts when a standing warning swallowed the next one."""
+    from simulator.players import Behaviour
+    from simulator.sensors import NoiseModel
+    from simulator.table import Table
+
+    table = Table(Settings(get_rule_set(name)), seed=700, noise=NoiseModel.scaled(7.5),
+                  behaviour=Behaviour.real_hands(illegal_rate=1.0, speed=5.0))
+    report = table.play_match()
+    assert report.mismatches == [] and report.false_warnings == []
+    assert report.illegal_attempts > 20
+    assert report.attempts_warned == report.illegal_attempts
