@@ -71,7 +71,7 @@ def finished_play(
         return None
     board = turn.key(reading)
     memo = _kept(turn)
-    asked = ("finished", board, reading.foreign, reading.overfull, rolls, last_legal, observed)
+    asked = ("finished", board, reading.foreign, reading.overfull, rolls, last_legal, observed, turn.lifted_seen)
     if asked in memo:
         return memo[asked]  # type: ignore[return-value]
     budget = [MAX_WORK]
@@ -166,7 +166,7 @@ def _search_from(
     blocking = transient is not None  # a hand at work on a play the board shows as left
     # then the board further on: each of those plays, then the plays the mover has moved on
     # from since (with rolls held for a later turn of the mover), one run at a time
-    far = reach.finished_before(board, later, mover_later=True)[:MAX_TRIED] if len(rolls) > 1 else []
+    far = reach.finished_before(board, later, mover_later=True, lifted=turn.lifted_seen)[:MAX_TRIED] if len(rolls) > 1 else []
     tried = set(near)
     runs = iter(deeper)
     for key in [*[key for key, _, _ in deeper], *[key for key in far if key not in tried]]:
@@ -203,8 +203,8 @@ def _judge(
     turn: Tracker, key: int, rolls: tuple[Roll, ...], reading: BoardReading, budget: list[int]
 ) -> tuple[str | None, Tracker, tuple[Roll, ...]] | None:
     """How the turn that follows the mover's complete board ``key`` sees the board:
-    ``_SETTLED``, ``_IN_HAND`` (only its mover's checkers in a hand), ``_TRANSIENT`` or None
-    (wrong there), with that turn and the rolls left;
+    ``_SETTLED``, ``_IN_HAND`` (only its mover's checkers in a hand, none of ours hit on the
+    way), ``_TRANSIENT`` or None (wrong there), with that turn and the rolls left;
     None when no turn follows or the budget is spent."""
     follower = _follower(turn, key, rolls, budget)
     if follower is None or budget[0] <= 0:
@@ -214,8 +214,17 @@ def _judge(
     verdict = tracker.judge(reading, tracker.map.start)
     if verdict.is_legal:
         return _SETTLED, tracker, rest
+    if verdict.kind is Kind.IN_HAND and verdict.key is not None and _hits_made(tracker.map, verdict.key):
+        # the next player's hand at work after hitting a checker of the play: the board has
+        # never shown that checker where the play put it, so it decides nothing alone
+        return _TRANSIENT, tracker, rest
     kinds = {Kind.WRONG: None, Kind.IN_HAND: _IN_HAND}
     return kinds.get(verdict.kind, _TRANSIENT), tracker, rest
+
+
+def _hits_made(turn_map: TurnMap | object, key: int) -> bool:
+    """Has the turn's play up to ``key`` hit any of the opponent's checkers?"""
+    return isinstance(turn_map, TurnMap) and _opponent_bar(key) > _opponent_bar(turn_map.start)
 
 
 def _follower(turn: Tracker, key: int, rolls: tuple[Roll, ...], budget: list[int]) -> tuple[Tracker, tuple[Roll, ...]] | None:

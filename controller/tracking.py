@@ -229,6 +229,10 @@ class Tracker:
         self.complete_seen: int | None = None
         """The complete board this turn's tracker last judged (the play the board last showed,
         whole or with a blot it hit still on its way)."""
+        self.lifted_seen: tuple[tuple[int, int], ...] = ()
+        """The mover's points a hand was last seen lifting checkers from, each with the most
+        that stay there if those checkers moved on (cleared by a legal board): a play never
+        shown complete is more likely the one that moves them."""
         self.bar_seen = 0
         """The most of the opponent's checkers the bar (or pool) has shown in a reading judged
         (a blot hit in passing seen on its way, even while other zones were hidden)."""
@@ -261,6 +265,7 @@ class Tracker:
             return Verdict(Kind.WRONG, fault=Fault.TOO_MANY)
         key = self.key(reading)
         if key in turn_map:
+            self.lifted_seen = ()
             if turn_map.is_complete(key):
                 self.complete_seen = key
                 return Verdict(Kind.COMPLETE, key)
@@ -268,6 +273,9 @@ class Tracker:
         found = self.reach.explain(key, last_legal)
         if found is None:
             return Verdict(Kind.WRONG, fault=Fault.MIXED if reading.mixed else None)
+        if found.lifted and isinstance(turn_map, TurnMap):
+            side = turn_map.sides_of(found.key)[0]
+            self.lifted_seen = tuple((p, side[p] - found.lifted.count(p)) for p in sorted(set(found.lifted)))
         if not found.hit_pending:
             return Verdict(Kind.IN_HAND, found.key, found.lifted)
         ahead = None if found.blots_in_hand else self._hitter(found)

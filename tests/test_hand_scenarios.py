@@ -557,3 +557,66 @@ def test_a_winning_play_already_on_the_board_when_its_turn_starts_ends_the_game(
     table = Table(Settings(get_rule_set("rally-hitting")), seed=90502716, behaviour=Behaviour.real_hands(speed=5.0))
     report = table.play_match()
     assert report.mismatches == [] and len(table.truth) == 1 and report.finished == 1
+
+
+# =====================================================================================
+# A play never seen complete, then a pass and the mover's next turn under one dropout
+# =====================================================================================
+
+UNSEEN = pos({6: 3, 5: 2, 4: 2, 3: 2, 2: 2, 18: 2, 13: 1, 12: 1}, {1: 5, 2: 5, 3: 4}, black_bar=1)
+"""White's 2-6 made against Black's checker on the bar: Black dances with 6-5.  White's
+4-2 as 12/10 13/9 then 5-4 as 18/14 18/13 ends on the same board as 12/10 18/14 then
+13/9 18/13."""
+
+
+def test_a_play_never_seen_complete_is_the_one_that_moves_the_checker_seen_lifted() -> None:
+    """Found by the 5x soak at noise 7.5 (rally, seed 90302710): White's 12/10 stood, the
+    checker from 13 was seen in the hand, and the board was next read two turns on.  Both
+    runs of plays explain it; the checker seen lifted from 13 says the 4-2 moved it."""
+    s = scene("backgammon", start=UNSEEN)
+    s.set_position(UNSEEN)
+    s.throw(4, 2)
+    s.move(s.zone(W, 12), s.zone(W, 10), W)
+    assert s.message == "White to play 4", s.message
+    s.lift(s.zone(W, 13), W)
+    s.table.sim.sensor.inject_unreadable(s.zone(W, 22), 200)  # the next 4 s unread
+    s.advance(0.05)
+    s.place(s.zone(W, 9), W, settle=0.1)
+    s.throw(6, 5)
+    s.throw(5, 4)
+    s.move(s.zone(W, 18), s.zone(W, 14), W, settle=0.1)
+    s.move(s.zone(W, 18), s.zone(W, 13), W, settle=0.1)
+    s.advance(4.0)
+    assert_unwarned(s)
+    assert s.message == "White has played: next roll or Done", s.message
+    s.press(Button.DONE)
+    plays = [(e["colour"], e["play"]) for e in s.entries("turn")]
+    assert plays == [("white", "13/9 12/10"), ("black", ""), ("white", "18/13 18/14")], plays
+
+
+NEXT_HITS = pos({6: 1, 10: 1, 19: 1, 22: 2, 24: 1}, {12: 1, 20: 1, 21: 2}, white_bar=9, black_bar=11).with_turn(Colour.BLACK)
+"""Rally-hitting, Black to play 1-3: pool/24* (hitting White's blot) 20/17 is the whole play."""
+
+
+def test_a_hit_by_the_next_player_on_a_checker_never_seen_decides_nothing() -> None:
+    """Found by the stateful test: Black has played only 20/17 of 1-3 when White's roll
+    comes and White lifts a checker from its pool.  "pool/24* 20/17, then White's hand
+    hitting the checker on 24 back to its pool" explains that board, but the board never
+    showed a checker on 24: the turn is not decided until it does."""
+    s = scene("rally-hitting", start=NEXT_HITS)
+    s.set_position(NEXT_HITS)
+    s.throw(1, 3)
+    if "roll both dice" in s.message:  # the rally: the opening throw only names the starter
+        s.throw(1, 3)
+    assert s.message.startswith("Black to play"), s.message
+    s.move(s.zone(B, 20), s.zone(B, 17), B)
+    s.throw(1, 2)
+    s.lift(s.zone(W, 25), W)
+    s.advance(0.5)
+    assert [e for e in s.entries("turn") if e["colour"] == "black"] == []
+    s.place(s.zone(W, 25), W)
+    s.move(s.zone(B, 25), s.zone(B, 24), B)  # Black's 1: entering hits White's blot
+    s.move(s.zone(B, 24), s.zone(W, 25), W)  # which goes to White's pool
+    s.advance(1.5)
+    assert_unwarned(s)
+    assert last_play(s, "black") == "pool/24* 20/17"

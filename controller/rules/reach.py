@@ -194,14 +194,17 @@ class Reach:
                 found.append(key)
         return found
 
-    def finished_before(self, board: int, later: int, mover_later: bool) -> list[int]:
+    def finished_before(self, board: int, later: int, mover_later: bool,
+                        lifted: tuple[tuple[int, int], ...] = ()) -> list[int]:
         """The complete boards from which the mover's side of ``board`` may have come in
         ``later`` moves of the turns after this one, fewest checkers gone first: every
         checker gone from its point (or bar) is a move of the mover in a later turn
         (``mover_later``) or a blot hit by the opponent (to the bar or pool, or in a hand);
         a checker never goes back (own numbering: towards 0) but to the bar when hit; the
         mover's checkers in a hand went too.  Cheap counts only, over every complete board
-        at once: the turns that follow judge each."""
+        at once: the turns that follow judge each.  ``lifted``: (point, most left) for the
+        checkers last seen in a hand: the boards whose play moved them come first (a hand
+        seen at work on a checker outweighs fewer checkers gone)."""
         keys, sides, running = self._finals_table()
         if not keys:
             return []
@@ -216,7 +219,13 @@ class Reach:
             ok &= (diff[:, :25] >= 0).all(axis=1)
             ok &= ((diff[:, 1:25] <= 0) | (sides[:, 1:25] == 1)).all(axis=1)
         found = np.nonzero(ok)[0]
-        found = found[np.argsort(gone[found], kind="stable")]
+        order = gone[found]
+        if lifted:
+            points = [p for p, _ in lifted]
+            most = np.array([m for _, m in lifted], dtype=np.int16)
+            moved = (sides[found][:, points] <= most).all(axis=1)
+            order = order + (~moved) * (CHECKERS + 1)
+        found = found[np.argsort(order, kind="stable")]
         return [keys[i] for i in found.tolist()]
 
     def _finals_table(self) -> tuple[list[int], np.ndarray, np.ndarray]:
