@@ -438,7 +438,10 @@ class Table:
             thrown: list[Roll] = []
 
             def throw_next(nxt: Colour = colour.opponent, thrown: list[Roll] = thrown) -> None:
-                """The next player throws while this play is still in the hand."""
+                """The next player throws while this play is still in the hand, unless the dice
+                thrown for this turn are too fresh to have been read (``DICE_GAP``)."""
+                if self.sim.clock.now() < self._thrown_at + DICE_GAP:
+                    return
                 dice = self.players[nxt].roll(rng)
                 thrown.append(dice)
                 self.throw(dice.first, dice.second)

@@ -189,6 +189,36 @@ def test_a_whole_game_person_against_computer_on_the_simulated_board() -> None:
             assert get_rule_set(rules).apply(turn.before, engine(rules).choose(turn.before, turn.roll)) == turn.after
 
 
+def test_fast_hands_over_the_serial_link_never_lose_a_roll() -> None:
+    """Found by the serial 5x soak (trictrac, seed 110003302): the person's last checker
+    still in the hand, the computer's dice were thrown 0.24 s after the person's, before the
+    board's tray had read them; the person's roll never reached the controller and the game
+    fell apart.  The simulated players now leave the dice ``DICE_GAP`` between throws."""
+    from controller.machine import Settings
+    from simulator.players import Behaviour, GreedyPlayer, RandomPlayer
+    from simulator.sensors import NoiseModel
+    from simulator.table import DICE_GAP, Table
+
+    settings = Settings(get_rule_set("trictrac"), computer={W: Engine(get_rule_set("trictrac"), "intermediate")})
+    table = Table(settings, seed=110003302, noise=NoiseModel.scaled(2.5), link="serial",
+                  behaviour=Behaviour.real_hands(illegal_rate=0.5, speed=5.0), players=(RandomPlayer(), GreedyPlayer()))
+    throws: list[float] = []
+    throw = table.throw
+
+    def noted(a: int, b: int) -> None:
+        throws.append(table.sim.clock.now())
+        throw(a, b)
+
+    table.throw = noted  # type: ignore[method-assign]
+    try:
+        report = table.play_match()
+    finally:
+        table.close()
+    assert report.finished == 1 and not report.mismatches and not report.false_warnings, report.mismatches
+    assert report.attempts_warned == report.illegal_attempts > 0
+    assert min(b - a for a, b in zip(throws, throws[1:])) >= DICE_GAP - 1e-9
+
+
 def test_a_restart_during_the_computers_turn_lights_the_same_play_again(tmp_path) -> None:
     from controller.journal import Journal
     from controller.runner import open_controller
