@@ -194,6 +194,13 @@ def _search_from(
     return (_TRANSIENT, transient) if transient is not None else None
 
 
+def hit_undone(before: int, after: int) -> bool:
+    """Does complete board ``after`` show ``before``'s play with a checker it hit back off
+    the bar or pool (the mover's side the same, the opponent's bar holding fewer)?  The next
+    player entering on the very point it was hit from, before its roll is read, does that."""
+    return before & MOVER == after & MOVER and _opponent_bar(before) > _opponent_bar(after)
+
+
 def _opponent_bar(key: int) -> int:
     """The opponent's checkers on the bar (or in the pool) in a packed board."""
     return (key >> OPPONENT_BAR_SHIFT) & NIBBLE

@@ -216,7 +216,9 @@ class Controller(ResumeSteps, TurnSteps, ComputerSteps, CubeSteps):
         state = self._state
         if isinstance(state, Moving) and verdict.key is not None:
             seen = state.last_legal
-            state = replace(state, last_legal=verdict.key)
+            moved_on = verdict.kind is Kind.COMPLETE and seen != verdict.key and state.turn.map.is_complete(seen)
+            left = (seen, time) if moved_on else state.left
+            state = replace(state, last_legal=verdict.key, left=left)
             self._stay(state)
             if verdict.kind is Kind.COMPLETE:
                 play = state.turn.map.play_to(verdict.key)

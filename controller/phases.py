@@ -96,6 +96,9 @@ class Moving:
     """When the next roll came over a complete board that another play passes through (6/off
     of 6/off 3/1 shows as 6/4/off): the mover's hand may be carrying on, unseen yet; a board
     still showing that play a grace time later ends the turn with it."""
+    left: tuple[int, float] | None = None
+    """The complete board the board last left for another complete board, and when: a roll
+    read just after a hit was undone may be the next player's, entering on the hit point."""
 
     kind: ClassVar[Phase] = Phase.MOVING
 

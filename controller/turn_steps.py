@@ -16,7 +16,7 @@ from .alarm import BLOT_WAIT, WrongBoard
 from .journal_entries import Entry, GameEntry, GameOverEntry, OpeningEntry, RollEntry, TakebackEntry, TurnEntry
 from .notation.moves import format_play
 from .notation.position_json import position_to_json
-from .held import Undecided, finished_play
+from .held import Undecided, finished_play, hit_undone
 from .phases import AwaitRoll, GameOver, HeldRoll, Moving, Opening, Restore, Setup, Turn
 from .rules.game import TurnRecord
 from .rules.turn import TurnMap
@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from .tracking import BoardReading, Verdict
 
 T = Trigger
+ROLL_READ = 0.5
+"""Seconds a roll may be read after the dice land (the board's tray waits for them to lie
+still, then the link carries it): a board change this recent may be the next player's."""
 
 
 class TrackerError(RuntimeError):
@@ -103,6 +106,16 @@ class TurnSteps(ControllerState):
         turn, verdict = state.turn, self._verdict
         held = (*state.held, HeldRoll(roll, time))
         if not state.held:  # with rolls held already, this one follows theirs
+            undone = self._hit_just_undone(time, state)
+            if undone is not None and self._reading is not None:
+                # the board left a hit for the same play unhit just before the roll was read:
+                # the next player entering on the hit point, or the mover taking the hit back
+                self._stay(replace(state, held=held, last_legal=undone))
+                caught = self._catch_up(time, self._reading)
+                if caught is not None and not isinstance(caught, Undecided):
+                    return caught
+                self._stay(replace(state, held=held))
+                state = cast(Moving, self._state)
             if verdict is not None and verdict.kind is Kind.COMPLETE and verdict.key is not None:
                 if turn.map.next_moves(verdict.key) or turn.tracker.reach.may_still_hit(verdict.key):
                     # another play passes through this board, or hits a blot this one went past
@@ -117,6 +130,15 @@ class TurnSteps(ControllerState):
             if caught is not None and not isinstance(caught, Undecided):
                 return caught
         return self._output(message=f"Roll {roll} held until {turn.colour.value} has finished")
+
+    def _hit_just_undone(self, time: float, state: Moving) -> int | None:
+        """The complete board with a hit that the board left for the same play unhit less
+        than ``ROLL_READ`` ago, if it did."""
+        verdict, left = self._verdict, state.left
+        if (left is None or verdict is None or verdict.kind is not Kind.COMPLETE or verdict.key != state.last_legal
+                or time - left[1] > ROLL_READ or not hit_undone(left[0], state.last_legal)):
+            return None
+        return left[0]
 
     def _play_held_roll(self, time: float, play: Play) -> Output:
         """The mover's play is complete: it ends the turn and the first held roll starts the

@@ -620,3 +620,48 @@ def test_a_hit_by_the_next_player_on_a_checker_never_seen_decides_nothing() -> N
     s.advance(1.5)
     assert_unwarned(s)
     assert last_play(s, "black") == "pool/24* 20/17"
+
+
+HIT_HOME = pos({24: 2, 13: 5, 8: 3, 6: 5}, {21: 1, 13: 5, 8: 4, 6: 5})
+"""A black blot on White's 4 (Black's 21, where Black enters with a 4): White's 4-2 as
+8/4*/2 hits it in passing, 8/6/2 does not."""
+
+
+def test_the_next_player_entering_on_the_hit_point_before_its_roll_is_read() -> None:
+    """Found by the serial 5x soak (trictrac, seed 130203907): 9/5*/2 was seen complete with
+    the blot on the bar; Black's fast hand entered it on the very point it was hit from, and
+    only then was Black's roll read (over the serial link the tray reads the dice a quarter
+    of a second after they land).  The board showed White's unhit play 8/6/2 for a moment,
+    and the turn was recorded so, losing the game.  A hit undone just before the roll is read
+    is the next player's entry when the roll explains it."""
+    s = scene("backgammon", start=HIT_HOME)
+    s.set_position(HIT_HOME)
+    s.throw(4, 2)
+    s.move(s.zone(W, 8), s.zone(W, 2), W)
+    s.move(s.zone(W, 4), s.zone(B, 25), B)  # the blot passed goes to the bar: 8/4*/2
+    assert s.message == "White has played: next roll or Done", s.message
+    s.move(s.zone(B, 25), s.zone(B, 21), B, settle=0.1)  # Black enters with its 4 ...
+    s.throw(4, 1, settle=0.1)  # ... and its roll is read a moment later
+    s.move(s.zone(B, 6), s.zone(B, 5), B)
+    s.advance(1.5)
+    assert_unwarned(s)
+    assert last_play(s, "white") == "8/4*/2"
+    assert s.message == "Black has played: next roll or Done", s.message
+
+
+def test_a_hit_taken_back_well_before_the_next_roll_is_the_play_unhit() -> None:
+    """The control: White hits in passing, then changes its mind and puts the blot back on
+    its point; Black throws two seconds later.  White's play is 8/6/2 (6/2 8/6), the blot
+    standing."""
+    s = scene("backgammon", start=HIT_HOME)
+    s.set_position(HIT_HOME)
+    s.throw(4, 2)
+    s.move(s.zone(W, 8), s.zone(W, 2), W)
+    s.move(s.zone(W, 4), s.zone(B, 25), B)
+    s.move(s.zone(B, 25), s.zone(W, 4), B)  # taken back: the blot on its point again
+    s.advance(2.0)
+    s.throw(4, 1)
+    s.move(s.zone(B, 6), s.zone(B, 5), B)
+    s.advance(1.5)
+    assert_unwarned(s)
+    assert last_play(s, "white") in ("8/6/2", "6/2 8/6")
