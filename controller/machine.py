@@ -46,6 +46,7 @@ from .rules.values import Colour, Roll
 from .screens import Screens
 from .tracking import BoardReader, BoardReading, Kind, StillMap, Tracker, Verdict, checker_of
 from .transitions import Trigger, UndeclaredTransition, check
+from .held_steps import HeldSteps
 from .turn_steps import TrackerError, TurnSteps
 
 __all__ = [
@@ -56,7 +57,7 @@ T = Trigger
 
 
 @dataclass
-class Controller(ResumeSteps, TurnSteps, ComputerSteps, CubeSteps):
+class Controller(ResumeSteps, TurnSteps, HeldSteps, ComputerSteps, CubeSteps):
     """Follows one match on the board; see the module docstring (``turn_steps`` holds the
     steps of play, ``resume_steps`` what it does after a restart)."""
 

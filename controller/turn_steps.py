@@ -1,6 +1,6 @@
 """The controller's steps of play: the setup and a restore guided to their position, the
-opening throw, a turn started and ended, the next player's roll during a turn (held until
-the play is complete), Done, Takeback and the next game, with the journal entries each makes.  A base of ``controller.machine.Controller``: it
+opening throw, a turn started and ended, Done, Takeback and the next game, with the journal
+entries each makes (a roll during a turn: ``held_steps``).  A base of ``controller.machine.Controller``: it
 uses the controller's state and output (declared below; this module never imports the machine).
 """
 
@@ -16,7 +16,6 @@ from .alarm import BLOT_WAIT, WrongBoard
 from .journal_entries import Entry, GameEntry, GameOverEntry, OpeningEntry, RollEntry, TakebackEntry, TurnEntry
 from .notation.moves import format_play
 from .notation.position_json import position_to_json
-from .held import Undecided, finished_play, hit_undone
 from .phases import AwaitRoll, GameOver, HeldRoll, Moving, Opening, Restore, Setup, Turn
 from .rules.game import TurnRecord
 from .rules.turn import TurnMap
@@ -30,12 +29,9 @@ if TYPE_CHECKING:
     from .outputs import Output
     from .phases import State
     from .screens import Screens
-    from .tracking import BoardReading, Verdict
+    from .tracking import Verdict
 
 T = Trigger
-ROLL_READ = 0.5
-"""Seconds a roll may be read after the dice land (the board's tray waits for them to lie
-still, then the link carries it): a board change this recent may be the next player's."""
 
 
 class TrackerError(RuntimeError):
@@ -98,56 +94,6 @@ class TurnSteps(ControllerState):
             frame = LightFrame.of(guidance.turn_lights(opening.first), message)
             return self._output(journal=(entry,), frame=frame, sounds=(Sound.TURN,))
         return self._start_turn(time, opening.roll, T.OPENING_THROW, journal_roll=False).after((entry,))
-
-    # -- the held roll (MOVING) ------------------------------------------------------------------
-    def _next_roll_while_moving(self, time: float, state: Moving, roll: Roll) -> Output:
-        """The next player's roll during a turn: it ends a complete play, else it is held
-        until the play is complete (``_play_held_roll``)."""
-        turn, verdict = state.turn, self._verdict
-        held = (*state.held, HeldRoll(roll, time))
-        if not state.held:  # with rolls held already, this one follows theirs
-            undone = self._hit_just_undone(time, state)
-            if undone is not None and self._reading is not None:
-                # the board left a hit for the same play unhit just before the roll was read:
-                # the next player entering on the hit point, or the mover taking the hit back
-                self._stay(replace(state, held=held, last_legal=undone))
-                caught = self._catch_up(time, self._reading)
-                if caught is not None and not isinstance(caught, Undecided):
-                    return caught
-                self._stay(replace(state, held=held))
-                state = cast(Moving, self._state)
-            if verdict is not None and verdict.kind is Kind.COMPLETE and verdict.key is not None:
-                if turn.map.next_moves(verdict.key) or turn.tracker.reach.may_still_hit(verdict.key):
-                    # another play passes through this board, or hits a blot this one went past
-                    self._stay(replace(state, held=held, settle=time))
-                    return self._output(message=f"Roll {roll} held until {turn.colour.value} has finished")
-                return self._end_turn(time, turn.map.play_to(verdict.key), next_roll=roll)
-            if verdict is None and turn.map.is_complete(state.last_legal):
-                return self._end_turn(time, turn.map.play_to(state.last_legal), next_roll=roll)
-        self._stay(replace(state, held=held))
-        if verdict is not None and verdict.kind is Kind.WRONG and self._reading is not None:
-            caught = self._catch_up(time, self._reading)  # the next player began before the board showed the play
-            if caught is not None and not isinstance(caught, Undecided):
-                return caught
-        return self._output(message=f"Roll {roll} held until {turn.colour.value} has finished")
-
-    def _hit_just_undone(self, time: float, state: Moving) -> int | None:
-        """The complete board with a hit that the board left for the same play unhit less
-        than ``ROLL_READ`` ago, if it did."""
-        verdict, left = self._verdict, state.left
-        if (left is None or verdict is None or verdict.kind is not Kind.COMPLETE or verdict.key != state.last_legal
-                or time - left[1] > ROLL_READ or not hit_undone(left[0], state.last_legal)):
-            return None
-        return left[0]
-
-    def _play_held_roll(self, time: float, play: Play) -> Output:
-        """The mover's play is complete: it ends the turn and the first held roll starts the
-        next (the later ones stay held in it)."""
-        state = self._state
-        if not isinstance(state, Moving) or not state.held:
-            raise UndeclaredTransition("no held roll to play")
-        later = tuple(replace(h, since=max(h.since, time)) for h in state.held[1:])
-        return self._end_turn(time, play, next_roll=state.held[0].roll, later=later)
 
     # -- turns ---------------------------------------------------------------------------------
     def _start_turn(
@@ -272,49 +218,6 @@ class TurnSteps(ControllerState):
             return None
         self._stay(replace(state, blot_wait=None))
         return self._end_as_it_stands(time, state)
-
-    def _settle_due(self, time: float) -> Output | None:
-        """A roll came over a complete board another play passes through, a grace time ago:
-        a board still showing that play ends the turn with it (the hand did not carry on)."""
-        state = self._state
-        if not isinstance(state, Moving) or state.settle is None or time < state.settle + self.settings.grace:
-            return None
-        self._stay(replace(state, settle=None))
-        return self._end_as_it_stands(time, state)
-
-    def _end_as_it_stands(self, time: float, state: Moving) -> Output | None:
-        """A wait ended: a board still showing a complete play ends the turn with it (a held
-        roll starts the next); None while a hand is at work (the boards to come decide)."""
-        verdict = self._verdict
-        if verdict is None or verdict.kind is not Kind.COMPLETE or verdict.key != state.last_legal:
-            return None  # (a complete board other than the one kept is undecided: see _on_legal)
-        play = state.turn.map.play_to(verdict.key)
-        return self._play_held_roll(time, play) if state.held else self._end_turn(time, play)
-
-    def _catch_up(self, time: float, reading: BoardReading, cascade: bool = False) -> Output | Undecided | None:
-        """A board the turn cannot explain, with rolls held: if it shows the mover's play
-        finished and the next player at work (``held.finished_play``), end this turn, start
-        the next with the first held roll and judge the board again there (it may be further
-        on); ``Undecided`` (no grace time runs) when the boards to come must tell which play
-        it was; None when no finished play explains it.  ``cascade``: this turn began on this
-        very board, a run of turns already found settled on it."""
-        state = self._state
-        if not isinstance(state, Moving) or not state.held:
-            return None
-        finished = finished_play(
-            state.turn.tracker, tuple(h.roll for h in state.held), reading, state.last_legal, observed=not cascade
-        )
-        if isinstance(finished, Undecided):
-            self._alarm.wrong = None
-            return finished
-        if finished is None or not self._keeps_to_plan(state, state.turn.map.end_of(finished.play)):
-            return None
-        out = self._play_held_roll(time, finished.play)
-        if self._verdict is not None and self._verdict.kind is Kind.WRONG:
-            further = self._catch_up(time, reading, cascade=True)
-            if further is not None and not isinstance(further, Undecided):
-                return further.after(out.entries)
-        return out
 
     def _takeback(self, time: float) -> Output:
         """The last turn taken back (with the computer, the person's last turn and the
