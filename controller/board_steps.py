@@ -1,0 +1,178 @@
+"""The controller's steps for what the board shows: each settled snapshot judged against
+the turn (legal, complete, a transient, wrong), the grace times and warnings that follow
+from it, and the ticks that end them.  A base of ``controller.machine.Controller`` beside
+``turn_steps`` and ``held_steps`` (it uses the controller's state and output, declared
+below; this module never imports the machine)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from hal.interfaces import BoardSnapshot, LightFrame, SnapshotEvent, Sound
+
+from .held import Undecided, explained_from_seen
+from .phases import AwaitRoll, GameOver, HeldRoll, Moving, Restore, Setup
+from .steps_base import ControllerState
+from .tracking import BoardReading, Kind, StillMap, Tracker, Verdict
+
+if TYPE_CHECKING:
+    from .outputs import Output
+    from .phases import State
+    from .rules.values import Play, Roll
+    from .screens import Screens
+
+
+class BoardSteps(ControllerState):
+    """The board's steps (see the module docstring)."""
+
+    if TYPE_CHECKING:  # the controller's state and steps used here, beyond ControllerState's
+        _snapshot: BoardSnapshot | None
+        _screens: Screens
+
+        def _stay(self, state: State) -> None: ...
+        def _held(self) -> HeldRoll | None: ...
+        def _guidance(self) -> LightFrame: ...
+        def _guide_restore(self, time: float) -> Output: ...
+        def _resume_wrong(self, time: float) -> Output | None: ...
+        def _off_plan(self, state: State, verdict: Verdict) -> Verdict: ...
+        def _catch_up(self, time: float, reading: BoardReading, cascade: bool = False) -> Output | Undecided | None: ...
+        def _end_turn(self, time: float, play: Play, next_roll: Roll | None = None,
+                      later: tuple[HeldRoll, ...] = ()) -> Output: ...
+        def _wait_for_blot(self, time: float) -> Output: ...
+        def _play_held_roll(self, time: float, play: Play) -> Output: ...
+        def _done_due(self, time: float) -> Output | None: ...
+        def _blot_wait_due(self, time: float) -> Output | None: ...
+        def _settle_due(self, time: float) -> Output | None: ...
+
+    def _on_snapshot_event(self, event: SnapshotEvent) -> Output:
+        previous, self._snapshot = self._snapshot, event.snapshot
+        self._alarm.asked = None
+        if previous is not None and _same_where_readable(previous, event.snapshot) and self._alarm.wrong is not None:
+            # zones hidden for a moment over a board still wrong: its grace time runs on
+            self._reading = self.reader.read(event.snapshot)
+            return self._on_tick(event.time, fresh=True)
+        return self._on_snapshot(event.time, self.reader.read(event.snapshot))
+
+    def _on_snapshot(self, time: float, reading: BoardReading) -> Output:
+        self._reading = reading
+        state = self._state
+        if isinstance(state, (Setup, Restore, GameOver)):
+            return self._guide_restore(time)
+        if isinstance(state, Moving):
+            tracker, last = state.turn.tracker, state.last_legal
+        else:
+            tracker, last = Tracker(StillMap(self.settings.rules, self.game.position)), None
+        verdict = self._off_plan(state, tracker.judge(reading, last))
+        before, self._verdict = self._verdict, verdict
+        if isinstance(state, Moving) and state.held and verdict.kind is Kind.LEGAL and (
+            before is None or before.kind is not Kind.LEGAL
+        ):  # "more must be played" counts from when the unfinished play stands, not from the roll
+            first = replace(state.held[0], since=max(state.held[0].since, time))
+            state = replace(state, held=(first, *state.held[1:]))
+            self._stay(state)
+        if verdict.kind is Kind.WRONG and self._window is not None and isinstance(state, (Moving, AwaitRoll)):
+            resumed = self._resume_wrong(time)
+            if resumed is not None:
+                return resumed
+        if verdict.is_legal:
+            return self._on_legal(time, verdict)
+        if verdict.kind is Kind.WRONG and isinstance(state, Moving) and state.held:
+            caught = self._catch_up(time, reading)  # the mover had finished; the next player is under way?
+            if isinstance(caught, Undecided):  # a hand at work after one of several plays
+                return self._output() if self._alarm.warning else self._output(frame=self._guidance())
+            if caught is not None:
+                return caught
+        alarm = self._alarm
+        if verdict.kind is Kind.WRONG:
+            alarm.note_wrong((tracker.key(reading), verdict.fault), time)
+            if alarm.warning and not alarm.wrong_due(time):  # the warning stands: the red lights follow the board
+                return self._output(frame=self._warning_frame())
+            return self._on_tick(time, fresh=True)
+        # a transient: checkers in hand, a hit on its way, a hand over the board
+        alarm.wrong = None
+        if alarm.warning:
+            return self._output()
+        return self._confirmed(time, self._output(frame=self._guidance()))
+
+    def _on_legal(self, time: float, verdict: Verdict) -> Output:
+        """A legal board: no warning; a complete play that wins, or has a roll held, ends the turn."""
+        if self._window is not None:
+            self._window.lenient = False
+        self._alarm.clear()
+        state = self._state
+        if isinstance(state, Moving) and verdict.key is not None:
+            seen = state.last_legal
+            moved_on = verdict.kind is Kind.COMPLETE and seen != verdict.key and state.turn.map.is_complete(seen)
+            left = (seen, time) if moved_on else state.left
+            state = replace(state, last_legal=verdict.key, left=left)
+            self._stay(state)
+            if verdict.kind is Kind.COMPLETE:
+                play = state.turn.map.play_to(verdict.key)
+                if state.turn.map.position_of(verdict.key).winner() is not None:
+                    if state.turn.tracker.reach.may_still_hit(verdict.key):
+                        return self._wait_for_blot(time)
+                    return self._end_turn(time, play)
+                if state.held:
+                    if state.turn.tracker.reach.may_still_hit(verdict.key):  # the blot passed may still go
+                        if state.settle is None:
+                            self._stay(replace(state, settle=time))
+                        return self._confirmed(time, self._output(frame=self._guidance()))
+                    rolls = tuple(h.roll for h in state.held)
+                    if self._reading is not None and explained_from_seen(
+                        state.turn.tracker, rolls, self._reading, seen, verdict.key
+                    ):  # the blot the play seen passed, hit by a later turn? the boards to come tell
+                        self._stay(replace(state, last_legal=seen))
+                        return self._confirmed(time, self._output(frame=self._guidance()))
+                    return self._play_held_roll(time, play)
+                if state.done is not None:  # Done came before the board had settled
+                    return self._end_turn(time, play)
+        return self._confirmed(time, self._output(frame=self._guidance()))
+
+    def _confirmed(self, time: float, out: Output) -> Output:
+        """With ``Settings.confirm``, a held roll's warning waits for a fresh snapshot: this one."""
+        if self.settings.confirm and self._alarm.held_due(self._held(), time):
+            return self._on_tick(time, fresh=True)
+        return out
+
+    def _on_tick(self, time: float, fresh: bool = False) -> Output:
+        """A grace time may have run out; ``fresh``: the board was just read (a snapshot)."""
+        alarm, state = self._alarm, self._state
+        due = alarm.wrong_due(time)
+        if (due or alarm.held_due(self._held(), time)) and alarm.confirm and not fresh:
+            # the last snapshot may be stale behind a quiet link: warn only on a fresh one
+            return self._output(request_snapshot=True) if alarm.ask_again(time) else self._output()
+        if due:
+            alarm.warn()
+            frame = self._warning_frame()
+            reason = "fault" if self._verdict is not None and self._verdict.fault else "illegal"
+            return self._output(frame=frame, sounds=(Sound.WARNING,), log=(frame.message,), warning=reason)
+        done = self._done_due(time)
+        if done is not None:
+            return done
+        blot = self._blot_wait_due(time)
+        if blot is not None:
+            return blot
+        settled = self._settle_due(time)
+        if settled is not None:
+            return settled
+        held = self._held()
+        if isinstance(state, Moving) and held is not None and alarm.held_due(held, time):
+            self._stay(replace(state, held=(replace(held, warned=True), *state.held[1:])))
+            message = f"More must be played: {state.turn.colour.value} has not finished ({held.roll} held)"
+            return self._output(message=message, sounds=(Sound.WARNING,), log=(message,), warning="more to play")
+        return self._output()
+
+    def _warning_frame(self) -> LightFrame:
+        return self._screens.warning(self._state, self._verdict, self.game, self._reading)
+
+
+def _same_where_readable(before: BoardSnapshot, now: BoardSnapshot) -> bool:
+    """``now`` hides some zones and agrees with ``before`` on every zone it can read."""
+    hidden = False
+    for old, new in zip(before.readings, now.readings):
+        if new is None:
+            hidden = True
+        elif old != new:
+            return False
+    return hidden
