@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from hal.interfaces import BoardSnapshot, LightFrame, SnapshotEvent, Sound
 
-from .held import Undecided, explained_from_seen
+from .held import Undecided, explained_from_seen, hit_undone
 from .phases import AwaitRoll, GameOver, HeldRoll, Moving, Restore, Setup
 from .steps_base import ControllerState
 from .tracking import BoardReading, Kind, StillMap, Tracker, Verdict
@@ -41,6 +41,7 @@ class BoardSteps(ControllerState):
                       later: tuple[HeldRoll, ...] = ()) -> Output: ...
         def _wait_for_blot(self, time: float) -> Output: ...
         def _play_held_roll(self, time: float, play: Play) -> Output: ...
+        def _catch_up_from(self, time: float, state: Moving, seen: int) -> Output | None: ...
         def _done_due(self, time: float) -> Output | None: ...
         def _blot_wait_due(self, time: float) -> Output | None: ...
         def _settle_due(self, time: float) -> Output | None: ...
@@ -114,6 +115,12 @@ class BoardSteps(ControllerState):
                         return self._wait_for_blot(time)
                     return self._end_turn(time, play)
                 if state.held:
+                    if hit_undone(seen, verdict.key) and state.turn.map.is_complete(seen):
+                        # the hit seen, then its checker back on the point it was hit from
+                        # while the next roll waits: the next player entering there?
+                        caught = self._catch_up_from(time, state, seen)
+                        if caught is not None:
+                            return caught
                     if state.turn.tracker.reach.may_still_hit(verdict.key):  # the blot passed may still go
                         if state.settle is None:
                             self._stay(replace(state, settle=time))

@@ -7,7 +7,7 @@ a turn as the board stands.  A base of ``controller.machine.Controller`` beside
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from .held import Undecided, finished_play, hit_undone
 from .phases import HeldRoll, Moving
@@ -42,15 +42,12 @@ class HeldSteps(ControllerState):
         held = (*state.held, HeldRoll(roll, time))
         if not state.held:  # with rolls held already, this one follows theirs
             undone = self._hit_just_undone(time, state)
-            if undone is not None and self._reading is not None:
+            if undone is not None:
                 # the board left a hit for the same play unhit just before the roll was read:
                 # the next player entering on the hit point, or the mover taking the hit back
-                self._stay(replace(state, held=held, last_legal=undone))
-                caught = self._catch_up(time, self._reading)
-                if caught is not None and not isinstance(caught, Undecided):
+                caught = self._catch_up_from(time, replace(state, held=held), undone)
+                if caught is not None:
                     return caught
-                self._stay(replace(state, held=held))
-                state = cast(Moving, self._state)
             if verdict is not None and verdict.kind is Kind.COMPLETE and verdict.key is not None:
                 if turn.map.next_moves(verdict.key) or turn.tracker.reach.may_still_hit(verdict.key):
                     # another play passes through this board, or hits a blot this one went past
@@ -74,6 +71,19 @@ class HeldSteps(ControllerState):
                 or time - left[1] > ROLL_READ or not hit_undone(left[0], state.last_legal)):
             return None
         return left[0]
+
+    def _catch_up_from(self, time: float, state: Moving, seen: int) -> Output | None:
+        """With rolls held: end the turn with complete board ``seen`` (a hit the board showed,
+        then undone) when the held rolls explain the board from it, the next player entering
+        on the hit point; else None, the state as it was."""
+        if self._reading is None or not state.held:
+            return None
+        self._stay(replace(state, last_legal=seen))
+        caught = self._catch_up(time, self._reading)
+        if caught is not None and not isinstance(caught, Undecided):
+            return caught
+        self._stay(state)
+        return None
 
     def _play_held_roll(self, time: float, play: Play) -> Output:
         """The mover's play is complete: it ends the turn and the first held roll starts the

@@ -665,3 +665,24 @@ def test_a_hit_taken_back_well_before_the_next_roll_is_the_play_unhit() -> None:
     s.advance(1.5)
     assert_unwarned(s)
     assert last_play(s, "white") in ("8/6/2", "6/2 8/6")
+
+
+def test_the_next_player_entering_on_the_hit_point_after_its_roll_is_read() -> None:
+    """Found by the serial 5x soak (rally-hitting, seed 140404213): the roll came while the
+    next player's hand held the checker taken from the bar, then put it on the very point it
+    had been hit from: the board showed the mover's unhit play, and the turn was recorded
+    so.  With the roll held, a hit undone is the next player's entry when the roll explains it."""
+    s = scene("backgammon", start=HIT_HOME)
+    s.set_position(HIT_HOME)
+    s.throw(4, 2)
+    s.move(s.zone(W, 8), s.zone(W, 2), W)
+    s.move(s.zone(W, 4), s.zone(B, 25), B)  # 8/4*/2
+    s.lift(s.zone(B, 25), B)
+    s.throw(4, 1)
+    assert "held" in s.message, s.message
+    s.place(s.zone(B, 21), B)  # bar/21 with the 4: the blot's point again
+    s.move(s.zone(B, 6), s.zone(B, 5), B)
+    s.advance(1.5)
+    assert_unwarned(s)
+    assert last_play(s, "white") == "8/4*/2"
+    assert s.message == "Black has played: next roll or Done", s.message
