@@ -166,7 +166,7 @@ def _search_from(
     blocking = transient is not None  # a hand at work on a play the board shows as left
     # then the board further on: each of those plays, then the plays the mover has moved on
     # from since (with rolls held for a later turn of the mover), one run at a time
-    far = reach.finished_before(board, later, mover_later=True, lifted=turn.lifted_seen)[:MAX_TRIED] if len(rolls) > 1 else []
+    far = reach.finished_before(board, later, mover_later=True, lifted=turn.lifted_evidence())[:MAX_TRIED] if len(rolls) > 1 else []
     tried = set(near)
     runs = iter(deeper)
     for key in [*[key for key, _, _ in deeper], *[key for key in far if key not in tried]]:

@@ -229,10 +229,10 @@ class Tracker:
         self.complete_seen: int | None = None
         """The complete board this turn's tracker last judged (the play the board last showed,
         whole or with a blot it hit still on its way)."""
-        self.lifted_seen: tuple[tuple[int, int], ...] = ()
-        """The mover's points a hand was last seen lifting checkers from, each with the most
-        that stay there if those checkers moved on (cleared by a legal board): a play never
-        shown complete is more likely the one that moves them."""
+        self.lifted_seen: tuple[int, tuple[int, ...]] | None = None
+        """The state a hand was last seen at work on and the mover's points it held checkers
+        from (cleared by a legal board): a play never shown complete is more likely the one
+        that moves them (``lifted_evidence``)."""
         self.bar_seen = 0
         """The most of the opponent's checkers the bar (or pool) has shown in a reading judged
         (a blot hit in passing seen on its way, even while other zones were hidden)."""
@@ -265,7 +265,7 @@ class Tracker:
             return Verdict(Kind.WRONG, fault=Fault.TOO_MANY)
         key = self.key(reading)
         if key in turn_map:
-            self.lifted_seen = ()
+            self.lifted_seen = None
             if turn_map.is_complete(key):
                 self.complete_seen = key
                 return Verdict(Kind.COMPLETE, key)
@@ -273,15 +273,24 @@ class Tracker:
         found = self.reach.explain(key, last_legal)
         if found is None:
             return Verdict(Kind.WRONG, fault=Fault.MIXED if reading.mixed else None)
-        if found.lifted and isinstance(turn_map, TurnMap):
-            side = turn_map.sides_of(found.key)[0]
-            self.lifted_seen = tuple((p, side[p] - found.lifted.count(p)) for p in sorted(set(found.lifted)))
+        if found.lifted:
+            self.lifted_seen = (found.key, found.lifted)
         if not found.hit_pending:
             return Verdict(Kind.IN_HAND, found.key, found.lifted)
         ahead = None if found.blots_in_hand else self._hitter(found)
         if not found.lifted and turn_map.is_complete(found.key):  # the play shown, a blot on its way
             self.complete_seen = found.key
         return Verdict(Kind.HIT_PENDING, found.key, found.lifted, found.waiting + found.early, ahead=ahead)
+
+    def lifted_evidence(self) -> tuple[tuple[int, int], ...]:
+        """For the checkers last seen in a hand: each point they were held from, with the
+        most checkers that stay there once they have moved on (worked out only when a held
+        roll's search asks, not on every snapshot)."""
+        if self.lifted_seen is None or not isinstance(self.map, TurnMap):
+            return ()
+        key, lifted = self.lifted_seen
+        side = self.map.sides_of(key)[0]
+        return tuple((point, side[point] - lifted.count(point)) for point in sorted(set(lifted)))
 
     def _hitter(self, found: Explanation) -> Move | None:
         """For a blot taken off before its hitter came: the checker that is to hit it, as a
