@@ -566,36 +566,26 @@ class Hand:
                 moved[frm] -= 1
                 moved[to] += 1
                 key = turn_map.key_of(moved, theirs)
-                legal_opponents = legal_sides.get(tuple(moved), ())
-                if (key not in turn_map and not _blot_taken_first(legal_opponents, theirs)
-                        and not _hit_left_standing(legal_opponents, theirs)):
+                if key not in turn_map and not _hit_under_way(legal_sides.get(tuple(moved), ()), theirs):
                     candidates.append((self._zone(colour, frm), self._zone(colour, to)))
         return self.rng.choice(candidates) if candidates else None
 
 
-def _blot_taken_first(legal_opponents: Iterable[tuple[int, ...]], theirs: tuple[int, ...]) -> bool:
-    """Could a hand explain this board as a hit under way: some legal state of the turn
-    (the mover's side as it stands) whose blots, one or several, are already on their bar or
-    pool, their hitters not yet arrived?  Such a board is not an unmistakable illegal move,
+def _hit_under_way(legal_opponents: Iterable[tuple[int, ...]], theirs: tuple[int, ...]) -> bool:
+    """Could a hand explain this board as a hit under way from some legal state of the turn
+    (the mover's side as it stands)?  Its blots, one or several, already on their bar or pool
+    with the hitters not yet arrived; or hit blots still standing on their points (a checker
+    carried past a blot it hit, 8/6*/4).  Such a board is not an unmistakable illegal move,
     so the player does not try it."""
-    for legal in legal_opponents:
-        taken = [p for p in range(1, 25) if theirs[p] != legal[p]]
-        if (taken and theirs[OFF] == legal[OFF] and all(theirs[p] == 0 and legal[p] == 1 for p in taken)
-                and theirs[BAR] - legal[BAR] == len(taken)):
-            return True
-    return False
+    return any(_blots_to_bar(legal, theirs) or _blots_to_bar(theirs, legal) for legal in legal_opponents)
 
 
-def _hit_left_standing(legal_opponents: Iterable[tuple[int, ...]], theirs: tuple[int, ...]) -> bool:
-    """Is this board a legal state of the turn whose hit blots still stand on their points
-    (a checker carried past a blot it hit, 8/6*/4, the blot not yet taken away)?  Such a
-    board is a hit under way, not an unmistakable illegal move."""
-    for legal in legal_opponents:
-        standing = [p for p in range(1, 25) if theirs[p] != legal[p]]
-        if (theirs[OFF] == legal[OFF] and all(theirs[p] == 1 and legal[p] == 0 for p in standing)
-                and legal[BAR] - theirs[BAR] == len(standing)):
-            return True
-    return False
+def _blots_to_bar(before: tuple[int, ...], after: tuple[int, ...]) -> bool:
+    """Is one side ``after`` the same side ``before`` with one or more of its blots moved
+    to the bar or pool?"""
+    moved = [p for p in range(1, 25) if after[p] != before[p]]
+    return (bool(moved) and after[OFF] == before[OFF] and all(after[p] == 0 and before[p] == 1 for p in moved)
+            and after[BAR] - before[BAR] == len(moved))
 
 
 def _between(frm: Zone, to: Zone) -> list[Zone]:
