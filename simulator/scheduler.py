@@ -35,6 +35,11 @@ class ScheduledCall:
         if not self._done:
             self._cancelled = True
 
+    def run(self) -> None:
+        """Run the callback now, once (the scheduler calls it at the call's time)."""
+        self._done = True
+        self.callback()
+
     @property
     def cancelled(self) -> bool:
         """Cancelled before it ran."""
@@ -108,6 +113,5 @@ class Scheduler:
 
     def _run(self, call: ScheduledCall) -> None:
         """Advance the clock to the call's time and run it."""
-        call._done = True
         self.clock.advance_to(call.time)
-        call.callback()
+        call.run()
