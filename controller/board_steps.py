@@ -115,7 +115,7 @@ class BoardSteps(ControllerState):
                         return self._wait_for_blot(time)
                     return self._end_turn(time, play)
                 if state.held:
-                    if hit_undone(seen, verdict.key) and state.turn.map.is_complete(seen):
+                    if moved_on and hit_undone(seen, verdict.key):
                         # the hit seen, then its checker back on the point it was hit from
                         # while the next roll waits: the next player entering there?
                         caught = self._catch_up_from(time, state, seen)

@@ -19,7 +19,7 @@ from .rules.reach import MOVER
 from .rules.state import NIBBLE, OPP, SHIFT
 from .rules.turn import TurnMap
 from .rules.values import BAR, CHECKERS, Play, Position, Roll
-from .tracking import BoardReading, Kind, Tracker
+from .tracking import BoardReading, Kind, StillMap, Tracker
 
 MAX_TRIED = 6
 """Complete plays tried per turn of a run, the fewest of the mover's checkers gone first."""
@@ -229,7 +229,7 @@ def _judge(
     return kinds.get(verdict.kind, _TRANSIENT), tracker, rest
 
 
-def _hits_made(turn_map: TurnMap | object, key: int) -> bool:
+def _hits_made(turn_map: TurnMap | StillMap, key: int) -> bool:
     """Has the turn's play up to ``key`` hit any of the opponent's checkers?"""
     return isinstance(turn_map, TurnMap) and _opponent_bar(key) > _opponent_bar(turn_map.start)
 

@@ -76,7 +76,7 @@ class HeldSteps(ControllerState):
         """With rolls held: end the turn with complete board ``seen`` (a hit the board showed,
         then undone) when the held rolls explain the board from it, the next player entering
         on the hit point; else None, the state as it was."""
-        if self._reading is None or not state.held:
+        if self._reading is None:
             return None
         self._stay(replace(state, last_legal=seen))
         caught = self._catch_up(time, self._reading)
