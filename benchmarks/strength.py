@@ -49,9 +49,11 @@ def wilson(wins: int, games: int) -> tuple[float, float]:
 
 
 def play_game(rules: RuleSet, players: tuple[Strategy, Strategy], rng: random.Random,
-              timed: int, times: list[float], cpu: list[float], other_times: list[float] | None = None) -> int:
+              timed: int, times: list[float], cpu: list[float], other_times: list[float] | None = None,
+              turns: list[int] | None = None) -> int:
     """One game between player 0 and player 1; the points player ``timed`` won (negative: lost).
-    The timed player's decisions go to ``times``/``cpu``, the other's wall times to ``other_times``."""
+    The timed player's decisions go to ``times``/``cpu``, the other's wall times to ``other_times``,
+    the game's number of turns (passes too) to ``turns``."""
     game = Game(rules, cube_allowed=False)
     while game.opening is None:
         game.throw_opening(players[0].opening(rng), players[1].opening(rng))
@@ -75,6 +77,8 @@ def play_game(rules: RuleSet, players: tuple[Strategy, Strategy], rng: random.Ra
         game.play(roll, play)
     result = game.result()
     assert result is not None
+    if turns is not None:
+        turns.append(len(game.turns()))
     return result.points if seat[result.winner] == timed else -result.points
 
 

@@ -22,25 +22,19 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from controller.engine import ENGINE_LEVELS, Engine  # noqa: E402
 from controller.engine.weights import from_arrays, shipped  # noqa: E402
-from controller.rules import Play, get_rule_set, rule_set_names  # noqa: E402
-from controller.rules.game import Game  # noqa: E402
+from controller.rules import get_rule_set, rule_set_names  # noqa: E402
 from simulator.engine_player import strategy  # noqa: E402
-from simulator.players import _FairDice  # noqa: E402
-
-Z = 1.96
-
-
-def wilson(wins: int, games: int) -> tuple[float, float]:
-    p = wins / games
-    centre = (p + Z * Z / (2 * games)) / (1 + Z * Z / games)
-    half = Z * (p * (1 - p) / games + Z * Z / (4 * games * games)) ** 0.5 / (1 + Z * Z / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
+from simulator.players import FairDice  # noqa: E402
+from strength import play_game, wilson  # noqa: E402  (the same games and interval as strength.py)
 
 
-class Candidate(_FairDice):
+class Candidate(FairDice):
+    """The engine with the weights under test, as a player."""
+
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
@@ -74,34 +68,13 @@ def main() -> int:
     else:
         net, meta = shipped(args.rules)
     engine = Candidate(Engine(rules, args.level, net))
-    wins, turns, times = 0, 0, []
+    wins, turns, times, cpu = 0, [], [], []
     started = time.process_time()
     for n in range(args.first, args.first + args.games):
         rng = random.Random(f"{args.seed}:{rules.name}:{args.opponent}:{n}")
         other = strategy(args.opponent)
         seats = (engine, other) if n % 2 == 0 else (other, engine)
-        me = n % 2
-        game = Game(rules, cube_allowed=False)
-        while game.opening is None:
-            game.throw_opening(seats[0].opening(rng), seats[1].opening(rng))
-        opening = game.opening
-        colour_of = {opening.winner: opening.first, 1 - opening.winner: opening.first.opponent}
-        seat = {colour: index for index, colour in colour_of.items()}
-        while not game.is_over:
-            index = seat[game.turn]
-            roll = game.pending_roll or seats[index].roll(rng)
-            plays = game.legal_plays(roll)
-            turns += 1
-            if not plays:
-                game.play(roll, Play())
-                continue
-            t0 = time.perf_counter()
-            play = seats[index].choose(rules, game.position, roll, plays, rng)
-            if index == me:
-                times.append(time.perf_counter() - t0)
-            game.play(roll, play)
-        result = game.result()
-        wins += seat[result.winner] == me
+        wins += play_game(rules, seats, rng, n % 2, times, cpu, turns=turns) > 0
     low, high = wilson(wins, args.games)
     times.sort()
     row = {"rules": args.rules, "level": args.level, "opponent": args.opponent, "games": args.games,
@@ -109,7 +82,7 @@ def main() -> int:
            "ci95": [round(low, 4), round(high, 4)], "weights_games": meta.get("games"),
            "decision_ms_median": round(1000 * statistics.median(times), 2),
            "decision_ms_p99": round(1000 * times[int(0.99 * (len(times) - 1))], 2),
-           "turns_per_game": round(turns / args.games, 1), "cpu_s": round(time.process_time() - started, 1)}
+           "turns_per_game": round(sum(turns) / args.games, 1), "cpu_s": round(time.process_time() - started, 1)}
     if args.json:
         print(json.dumps(row))
     else:

@@ -19,10 +19,10 @@ from controller.rules.values import Play, Position, Roll
 from engines.gnubg import DEFAULT_GNUBG_LEVEL, GNUBG_LEVELS, GnubgEngine, parse_level
 from engines.gnubg_process import find_program
 
-from .players import STRATEGIES, Strategy, _FairDice
+from .players import STRATEGIES, FairDice, Strategy
 
 
-class BuiltinPlayer(_FairDice):
+class BuiltinPlayer(FairDice):
     """Plays the built-in engine's choice at one level (an engine per rule set, made once)."""
 
     def __init__(self, level: str = DEFAULT_LEVEL) -> None:
@@ -66,7 +66,7 @@ def _close_gnubg_engines() -> None:
 atexit.register(_close_gnubg_engines)
 
 
-class GnubgPlayer(_FairDice):
+class GnubgPlayer(FairDice):
     """Plays GNU Backgammon's choice at some plies.  The engines (one gnubg process per rule
     set and level) are shared by every such player: a simulation makes players per game.
     GnubgMissing (a ValueError) at once when gnubg is not installed."""

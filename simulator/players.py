@@ -78,7 +78,7 @@ def takes_double(player: object, game: Game, match: Match) -> bool:
     return bool(method(game, match)) if method is not None else True
 
 
-class _FairDice:
+class FairDice:
     """Rolls and opening throws with fair dice; the cube never doubled, always taken."""
 
     def roll(self, rng: random.Random) -> Roll:
@@ -99,7 +99,7 @@ def random_roll(rng: random.Random) -> Roll:
     return Roll(rng.randint(1, 6), rng.randint(1, 6))
 
 
-class RandomPlayer(_FairDice):
+class RandomPlayer(FairDice):
     """Any legal play, uniformly."""
 
     name = "random"
@@ -108,7 +108,7 @@ class RandomPlayer(_FairDice):
         return rng.choice(plays)
 
 
-class GreedyPlayer(_FairDice):
+class GreedyPlayer(FairDice):
     """The play that scores best at once: checkers off, hits, safe points, fewer blots, pips."""
 
     name = "greedy"
@@ -175,7 +175,7 @@ def scripted_pair(record: MatchRecord, game: int = 0) -> tuple[ScriptedPlayer, S
     return white, black
 
 
-class TypedPlayer(_FairDice):
+class TypedPlayer(FairDice):
     """A person at the terminal: types the roll (or Enter for random dice) and the play."""
 
     name = "typed"
