@@ -77,9 +77,13 @@ class MatchScript:
                 break
             table.run_script(self._next_game(), 60.0)
 
+    def _dice_left(self) -> float:
+        """Seconds until the last throw is ``DICE_GAP`` old (the dice read and picked up)."""
+        return self.table.thrown_at + DICE_GAP - self.table.sim.clock.now()
+
     def _dice_gap(self) -> Steps:
         """Wait until the last throw is ``DICE_GAP`` old (only fast players ever wait)."""
-        left = self.table.thrown_at + DICE_GAP - self.table.sim.clock.now()
+        left = self._dice_left()
         if left > 1e-9:
             yield left
 
@@ -185,7 +189,7 @@ class MatchScript:
         def throw_next(nxt: Colour = colour.opponent, thrown: list[Roll] = thrown) -> None:
             """The next player throws while this play is still in the hand, unless the dice
             thrown for this turn are too fresh to have been read (``DICE_GAP``)."""
-            if table.sim.clock.now() < table.thrown_at + DICE_GAP:
+            if self._dice_left() > 0:
                 return
             dice = table.players[nxt].roll(rng)
             thrown.append(dice)
