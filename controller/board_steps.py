@@ -180,6 +180,6 @@ def _same_where_readable(before: BoardSnapshot, now: BoardSnapshot) -> bool:
     for old, new in zip(before.readings, now.readings):
         if new is None:
             hidden = True
-        elif old != new:
+        elif old is not new and old != new:
             return False
     return hidden

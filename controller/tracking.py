@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from hal.interfaces import BoardSnapshot, ZoneReading
-from hal.zones import TRAY, WAITING, Checker, Zone
+from hal.zones import TRAY, WAITING, ZONES, Checker, Zone
 
 from .rules.base import RuleSet
 from .rules.geometry import Geometry
@@ -73,34 +73,39 @@ class BoardReader:
             self._own.setdefault(TRAY[checker], {})[colour] = OFF
         self._zones = {colour: tuple(self._zone_of(colour, point) for point in range(26)) for colour in Colour}
         """Each colour's own point (0 off .. 25 bar) -> zone, looked up on every light frame."""
+        self._table = tuple((zone, self._own[zone].get(Colour.WHITE), self._own[zone].get(Colour.BLACK),
+                             zone in self._points) for zone in ZONES)
+        """Per zone, in snapshot order: (zone, White's own point or None, Black's, is a point),
+        so that reading a snapshot (every event) is one pass with no look-ups."""
 
     def read(self, snapshot: BoardSnapshot) -> BoardReading:
         """Counts per colour; unreadable zones count as empty and are listed."""
-        sides = {colour: [0] * 26 for colour in Colour}
+        white = [0] * 26
+        black = [0] * 26
         unreadable: list[Zone] = []
         mixed: list[Zone] = []
         overfull: list[Zone] = []
         foreign: list[Zone] = []
-        for zone, reading in snapshot.as_dict().items():
+        for (zone, white_point, black_point, is_point), reading in zip(self._table, snapshot.readings):
             if reading is None:
                 unreadable.append(zone)
                 continue
-            if reading.white and reading.black and zone in self._points:
+            w, b = reading.white, reading.black
+            if not (w or b):
+                continue
+            if w and b and is_point:
                 mixed.append(zone)
-            for colour in Colour:
-                count = reading.count(checker_of(colour))
+            for count, point, side in ((w, white_point, white), (b, black_point, black)):
                 if not count:
                     continue
-                point = self._own[zone].get(colour)
                 if point is None:  # a checker in the other colour's bar or tray
                     foreign.append(zone)
                     continue
                 if count > CHECKERS:
                     overfull.append(zone)
                     count = CHECKERS
-                sides[colour][point] += count
-        white, black = (tuple(sides[c]) for c in (Colour.WHITE, Colour.BLACK))
-        return BoardReading(white, black, tuple(unreadable), tuple(mixed), tuple(overfull), tuple(foreign))
+                side[point] += count
+        return BoardReading(tuple(white), tuple(black), tuple(unreadable), tuple(mixed), tuple(overfull), tuple(foreign))
 
     def snapshot_of(self, position: Position) -> BoardSnapshot:
         """The snapshot a board holding exactly ``position`` gives (for setting up and tests)."""
