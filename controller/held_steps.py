@@ -51,11 +51,21 @@ class HeldSteps(ControllerState):
             if verdict is not None and verdict.kind is Kind.COMPLETE and verdict.key is not None:
                 if turn.map.next_moves(verdict.key) or turn.tracker.reach.may_still_hit(verdict.key):
                     # another play passes through this board, or hits a blot this one went past
+                    held = (HeldRoll(roll, time, over=verdict.key),)
                     self._stay(replace(state, held=held, settle=time))
                     return self._output(message=f"Roll {roll} held until {turn.colour.value} has finished")
                 return self._end_turn(time, turn.map.play_to(verdict.key), next_roll=roll)
             if verdict is None and turn.map.is_complete(state.last_legal):
                 return self._end_turn(time, turn.map.play_to(state.last_legal), next_roll=roll)
+        else:
+            over = state.held[0].over
+            if over is not None and over != state.last_legal and (verdict is None or verdict.key != over):
+                # a second roll while the board stands short of the complete board the first
+                # came over: that was the mover's play, and the next player's undid its change
+                # (a hit back on the point just hit from: bar/23/19* then bar/24/19*)
+                caught = self._catch_up_from(time, replace(state, held=held), over)
+                if caught is not None:
+                    return caught
         self._stay(replace(state, held=held))
         if verdict is not None and verdict.kind is Kind.WRONG and self._reading is not None:
             caught = self._catch_up(time, self._reading)  # the next player began before the board showed the play

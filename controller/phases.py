@@ -75,6 +75,10 @@ class HeldRoll:
     roll: Roll
     since: float
     warned: bool = False
+    over: int | None = None
+    """The complete board it came over, when another play passes through that board (the
+    turn waits to see which): nobody throws twice out of turn, so a later roll over a board
+    short of it says the mover's play was that one and the players moved on."""
 
 
 @dataclass(frozen=True)

@@ -686,3 +686,33 @@ def test_the_next_player_entering_on_the_hit_point_after_its_roll_is_read() -> N
     assert_unwarned(s)
     assert last_play(s, "white") == "8/4*/2"
     assert s.message == "Black has played: next roll or Done", s.message
+
+
+RALLY_POOL = pos({1: 7}, {21: 1, 20: 3, 19: 1, 16: 1, 13: 1, 10: 2, 8: 1, 7: 1, 4: 1}, white_bar=2, black_off=3)
+"""Rally-hitting, White to play with two checkers in the pool and Black's blots on White's
+21 and 19 points (found by a 5x soak with other hand habits, seed 5146)."""
+
+
+def test_a_second_roll_over_a_board_the_next_player_put_back_is_the_play_seen_complete() -> None:
+    """White carries a pool checker straight to 19, hitting there (pool/23/19*); it might
+    still be pool/21*/19*, so Black's roll is held.  Black enters on that very point and
+    hits back (pool/24/19*): the board is White's start again, as if White had taken its
+    play back.  Then White's next roll comes: nobody throws twice out of turn, so White's
+    play was the one seen complete, and Black's the one that undid it."""
+    s = scene("rally-hitting", start=RALLY_POOL)
+    s.set_position(RALLY_POOL)
+    s.throw(4, 2)  # the opening: one die each, White starts
+    s.throw(4, 2)
+    assert s.zone(W, 19) == s.zone(B, 19)
+    s.move(s.zone(W, 19), s.zone(B, 25), B)  # the blot on 19 off first ...
+    s.move(s.zone(W, 25), s.zone(W, 19), W)  # ... and the hitter carried over 23 to 19
+    s.throw(5, 1)  # held: White might still hit on 21 in passing
+    s.move(s.zone(B, 25), s.zone(B, 19), B)  # Black enters over 24 to 19 ...
+    s.move(s.zone(W, 19), s.zone(W, 25), W)  # ... and sends White's checker back to the pool
+    s.throw(6, 3)  # White's next roll
+    assert s.message == "White to play 6-3", s.message
+    s.move(s.zone(W, 25), s.zone(W, 19), W)
+    s.advance(1.5)
+    assert_unwarned(s)
+    assert last_play(s, "white") == "pool/23/19*", s.journal
+    assert last_play(s, "black") in ("pool/24/19*", "pool/20/19*"), s.journal
