@@ -23,6 +23,9 @@ from .tracking import BoardReading, Kind, StillMap, Tracker
 
 MAX_TRIED = 6
 """Complete plays tried per turn of a run, the fewest of the mover's checkers gone first."""
+MAX_TRIED_FAR = 12
+"""Complete plays tried per turn when the board is further on (the mover has moved again
+since): more plays end where a later turn moved on from, the work budget still bounds it."""
 MAX_WORK = 60
 """Turns judged for one board, a turn built (once per turn; then kept) counting 4: a search
 that would need more gives up, and a later board decides."""
@@ -166,7 +169,7 @@ def _search_from(
     blocking = transient is not None  # a hand at work on a play the board shows as left
     # then the board further on: each of those plays, then the plays the mover has moved on
     # from since (with rolls held for a later turn of the mover), one run at a time
-    far = reach.finished_before(board, later, mover_later=True, lifted=turn.lifted_evidence())[:MAX_TRIED] if len(rolls) > 1 else []
+    far = reach.finished_before(board, later, mover_later=True, lifted=turn.lifted_evidence())[:MAX_TRIED_FAR] if len(rolls) > 1 else []
     tried = set(near)
     runs = iter(deeper)
     for key in [*[key for key, _, _ in deeper], *[key for key in far if key not in tried]]:
