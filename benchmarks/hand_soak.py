@@ -23,7 +23,7 @@ a minute each, so serial cells play fewer games (``--serial-games``).
 
     python benchmarks/hand_soak.py [--quick] [--json] [--seeds N] [--games N]
         [--rules NAME ...] [--noise 0.5 7.5] [--illegal 0.2 1.0] [--links direct serial]
-        [--speeds 1 20] [--plain]
+        [--speeds 1 20] [--plain] [--habits real|hits|lifts|throws|all]
 
 Exit status 1 when any cell has a failure (a misrecorded play, an unwarned illegal attempt,
 a false warning, a stuck table, an unfinished game or an error), else 0.
@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from controller.machine import Settings  # noqa: E402
 from controller.rules import get_rule_set, rule_set_names  # noqa: E402
-from simulator.players import Behaviour  # noqa: E402
+from simulator.players import HABITS, Behaviour  # noqa: E402
 from simulator.sensors import NoiseModel  # noqa: E402
 from simulator.table import Table  # noqa: E402
 
@@ -137,7 +137,7 @@ def sweep(args: argparse.Namespace, say) -> list[Cell]:  # type: ignore[no-untyp
                             continue  # the serial path costs a minute a game: its corner only
                         cell = Cell(name, noise, illegal, link, speed)
                         behaviour = (Behaviour(illegal_rate=illegal, speed=speed) if args.plain
-                                     else Behaviour.real_hands(illegal_rate=illegal, speed=speed))
+                                     else Behaviour.careless(args.habits, illegal_rate=illegal, speed=speed))
                         games = args.serial_games if link == "serial" else args.games
                         started = time.perf_counter()
                         for s in range(args.seeds):
@@ -164,6 +164,8 @@ def main() -> int:
     parser.add_argument("--links", nargs="+", choices=("direct", "serial"))
     parser.add_argument("--speeds", nargs="+", type=float, help="players' speed factors (1: a person)")
     parser.add_argument("--plain", action="store_true", help="the plain Behaviour (no issue 8 habits): a control")
+    parser.add_argument("--habits", default="real", choices=tuple(HABITS),
+                        help="hands more careless than real_hands, one habit pushed far (simulator.players.HABITS)")
     args = parser.parse_args()
     grid = QUICK if args.quick else FULL
     for key, value in grid.items():

@@ -258,6 +258,28 @@ class Behaviour:
         rates.update(changes)
         return cls(**rates)  # type: ignore[arg-type]
 
+    @classmethod
+    def careless(cls, habit: str, **changes: float) -> Behaviour:
+        """``real_hands`` with one of ``HABITS`` on top (``real``: none), then ``changes``:
+        the other hands a soak checks the board against."""
+        if habit not in HABITS:
+            raise ValueError(f"hand habits are one of {', '.join(HABITS)}, not {habit!r}")
+        return cls.real_hands(**{**HABITS[habit], **changes})
+
+
+HABITS: dict[str, dict[str, float]] = {
+    "real": {},
+    "hits": {"hit_first_rate": 1.0, "blot_hold_rate": 1.0, "carry_through_rate": 1.0},
+    "lifts": {"two_at_once_rate": 0.8, "takeback_rate": 0.3, "wrong_lift_rate": 0.3, "slide_rate": 0.8},
+    "throws": {"early_throw_rate": 0.8, "hover_throw_rate": 0.8},
+    "all": {"hit_first_rate": 0.9, "blot_hold_rate": 0.5, "carry_through_rate": 0.9, "two_at_once_rate": 0.5,
+            "early_throw_rate": 0.5, "hover_throw_rate": 0.5, "takeback_rate": 0.2, "wrong_lift_rate": 0.2},
+}
+"""Hands more careless than ``real_hands``' evening guess, one habit pushed far each: every
+blot taken off first and held, every checker carried straight over its dice (``hits``);
+checkers lifted two at a time, taken back, knocked and slid (``lifts``); the next roll thrown
+early or under a hovering hand (``throws``); and all of them at once."""
+
 
 @dataclass
 class Attempt:

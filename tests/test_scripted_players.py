@@ -30,3 +30,17 @@ def test_a_recorded_game_replays_move_for_move(name: str, tmp_path: Path) -> Non
     assert (again.games[0].winner, again.games[0].points) == (source.games[0].winner, source.games[0].points)
     assert report.false_warnings == [] and report.attempts_warned == report.illegal_attempts
     assert write_mat(again) == write_mat(source)
+
+
+def test_careless_hands_push_one_habit_over_real_hands() -> None:
+    """``Behaviour.careless``: a named habit set on top of ``real_hands``, changes last; an
+    unknown name is a clear error."""
+    from simulator.players import HABITS, Behaviour
+
+    real = Behaviour.real_hands(speed=5.0)
+    assert Behaviour.careless("real", speed=5.0) == real
+    lifts = Behaviour.careless("lifts", speed=5.0, slide_rate=0.1)
+    assert lifts.two_at_once_rate == HABITS["lifts"]["two_at_once_rate"] > real.two_at_once_rate
+    assert lifts.slide_rate == 0.1 and lifts.speed == 5.0 and lifts.early_throw_rate == real.early_throw_rate
+    with pytest.raises(ValueError, match="hand habits are one of"):
+        Behaviour.careless("sloppy")

@@ -53,14 +53,6 @@ def test_fast_hands_at_high_noise_have_every_illegal_attempt_warned(name: str) -
     assert report.attempts_warned == report.illegal_attempts
 
 
-OTHER_HABITS = {
-    "lifts": {"two_at_once_rate": 0.8, "takeback_rate": 0.3, "wrong_lift_rate": 0.3, "slide_rate": 0.8},
-    "throws": {"early_throw_rate": 0.8, "hover_throw_rate": 0.8},
-}
-"""Hands far more careless than ``real_hands``' evening guess: checkers lifted two at a time,
-taken back, knocked and slid; the next roll thrown early or under a hovering hand."""
-
-
 @pytest.mark.parametrize(("name", "habit", "seed"), [("trictrac", "lifts", 4142), ("rally", "throws", 4243),
                                                      ("rally-hitting", "lifts", 5146)])
 def test_other_hand_habits_at_5x_keep_every_play(name: str, habit: str, seed: int) -> None:
@@ -76,7 +68,7 @@ def test_other_hand_habits_at_5x_keep_every_play(name: str, habit: str, seed: in
     noise = 0.5 if name == "rally-hitting" else 5.0
     illegal = 0.5 if name == "rally-hitting" else 1.0
     table = Table(Settings(get_rule_set(name)), seed=seed, noise=NoiseModel.scaled(noise),
-                  behaviour=Behaviour.real_hands(illegal_rate=illegal, speed=5.0, **OTHER_HABITS[habit]))
+                  behaviour=Behaviour.careless(habit, illegal_rate=illegal, speed=5.0))
     report = table.play_match()
     assert report.mismatches == [] and report.false_warnings == []
     assert report.attempts_warned == report.illegal_attempts
