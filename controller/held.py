@@ -261,15 +261,16 @@ def _follower(turn: Tracker, key: int, rolls: tuple[Roll, ...], budget: list[int
 
 def _next_turn(turn_map: TurnMap, after: Position, rolls: tuple[Roll, ...]) -> tuple[TurnMap | None, tuple[Roll, ...]]:
     """The turn that plays on from ``after`` with the held ``rolls``, and the rolls left: the
-    next player's, or, when their roll passes (no legal move), the mover's again with the
-    roll after it (a closed board: one player moves twice running)."""
-    follower = TurnMap(turn_map.rules, after, rolls[0])
-    if not follower.passes:
-        return follower, rolls[1:]
-    if len(rolls) < 2:
-        return None, ()
-    again = TurnMap(turn_map.rules, after.with_turn(turn_map.mover), rolls[1])
-    return (None, ()) if again.passes else (again, rolls[2:])
+    next player's, or, when their roll passes (no legal move), the other's with the roll
+    after it, and so on (a closed board, a checker on the bar against it: passes run, both
+    sides in turn, and a quick pair of hands throws them all while the board is hidden)."""
+    position = after
+    for i, roll in enumerate(rolls):
+        follower = TurnMap(turn_map.rules, position, roll)
+        if not follower.passes:
+            return follower, rolls[i + 1:]
+        position = position.with_turn(position.turn.opponent)
+    return None, ()
 
 
 def _kept(turn: Tracker) -> dict[object, object]:

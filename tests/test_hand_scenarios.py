@@ -716,3 +716,32 @@ def test_a_second_roll_over_a_board_the_next_player_put_back_is_the_play_seen_co
     assert_unwarned(s)
     assert last_play(s, "white") == "pool/23/19*", s.journal
     assert last_play(s, "black") in ("pool/24/19*", "pool/20/19*"), s.journal
+
+
+BOTH_SHUT = pos({6: 2, 5: 2, 4: 2, 3: 2, 2: 2, 13: 3}, {5: 2, 4: 2, 3: 2, 2: 2, 1: 2, 13: 4}, white_bar=2, black_bar=1)
+"""Backgammon, both sides on the bar against a board with one point open: White enters only
+with a 6 (on 19), Black only with a 1 (on 24); most rolls pass."""
+
+
+def test_a_run_of_passes_thrown_while_a_checker_is_in_hand_is_followed() -> None:
+    """Found by a 5x soak with all careless habits at noise 7.5 (rally-hitting, seed
+    300209006): while the mover's checker was in the hand, Black's roll passed, White's roll
+    passed and Black's next roll was played, all before the board was seen again.  Only one
+    pass was followed, so the board was wrong from there on and the game was lost."""
+    s = scene("backgammon", start=BOTH_SHUT)
+    s.set_position(BOTH_SHUT)
+    s.throw(6, 5)  # White: bar/19, the 5 cannot enter
+    s.lift(s.zone(W, 25), W)
+    s.throw(5, 4)  # Black: passes
+    s.throw(5, 4)  # White: passes
+    s.throw(2, 1)  # Black: bar/24 and a 2
+    s.place(s.zone(W, 19), W, settle=0.01)
+    s.move(s.zone(B, 25), s.zone(B, 24), B, settle=0.01)
+    s.move(s.zone(B, 13), s.zone(B, 11), B)
+    s.advance(1.5)
+    assert_unwarned(s)
+    plays = [(e["colour"], e["roll"], e["play"]) for e in s.entries("turn")]
+    assert plays == [("white", [6, 5], "bar/19"), ("black", [5, 4], ""), ("white", [5, 4], "")], plays
+    assert s.message == "Black has played: next roll or Done", s.message
+    s.press(Button.DONE)
+    assert last_play(s, "black") == "bar/24 13/11"
