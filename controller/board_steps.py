@@ -35,6 +35,7 @@ class BoardSteps(ControllerState):
         def _guidance(self) -> LightFrame: ...
         def _guide_restore(self, time: float) -> Output: ...
         def _resume_wrong(self, time: float) -> Output | None: ...
+        def _revise(self, time: float) -> Output | None: ...
         def _off_plan(self, state: State, verdict: Verdict) -> Verdict: ...
         def _catch_up(self, time: float, reading: BoardReading, cascade: bool = False) -> Output | Undecided | None: ...
         def _end_turn(self, time: float, play: Play, next_roll: Roll | None = None,
@@ -85,6 +86,11 @@ class BoardSteps(ControllerState):
             if caught is not None:
                 return caught
         alarm = self._alarm
+        if verdict.kind is Kind.WRONG and alarm.warning and not verdict.fault:
+            # warned already, and the board moved on: the guessed turns may explain it now
+            revised = self._revise(time)
+            if revised is not None:
+                return revised
         if verdict.kind is Kind.WRONG:
             alarm.note_wrong((tracker.key(reading), verdict.fault), time)
             if alarm.warning and not alarm.wrong_due(time):  # the warning stands: the red lights follow the board
@@ -150,6 +156,10 @@ class BoardSteps(ControllerState):
             # the last snapshot may be stale behind a quiet link: warn only on a fresh one
             return self._output(request_snapshot=True) if alarm.ask_again(time) else self._output()
         if due:
+            if self._verdict is not None and not self._verdict.fault:
+                revised = self._revise(time)  # turns recorded from boards never seen, played otherwise?
+                if revised is not None:
+                    return revised
             alarm.warn()
             frame = self._warning_frame()
             reason = "fault" if self._verdict is not None and self._verdict.fault else "illegal"

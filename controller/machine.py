@@ -47,6 +47,7 @@ from .screens import Screens
 from .tracking import BoardReader, BoardReading, Kind, Verdict, checker_of
 from .transitions import Trigger, UndeclaredTransition, check
 from .held_steps import HeldSteps
+from .revise_steps import ReviseSteps
 from .turn_steps import TrackerError, TurnSteps
 
 __all__ = [
@@ -57,7 +58,7 @@ T = Trigger
 
 
 @dataclass
-class Controller(ResumeSteps, BoardSteps, TurnSteps, HeldSteps, ComputerSteps, CubeSteps):
+class Controller(ResumeSteps, BoardSteps, TurnSteps, HeldSteps, ReviseSteps, ComputerSteps, CubeSteps):
     """Follows one match on the board; see the module docstring (``board_steps`` judges
     what the board shows, ``turn_steps`` and ``held_steps`` hold the steps of play,
     ``resume_steps`` what it does after a restart)."""

@@ -103,6 +103,10 @@ class Moving:
     left: tuple[int, float] | None = None
     """The complete board the board last left for another complete board, and when: a roll
     read just after a hit was undone may be the next player's, entering on the hit point."""
+    guessed_from: int | None = None
+    """The game's first turn record, in a run just before this turn, that was recorded from
+    a board further on (``held_steps._catch_up``), never seen itself: a wrong board looks
+    at those again before it is warned about (``revise_steps``)."""
 
     kind: ClassVar[Phase] = Phase.MOVING
 

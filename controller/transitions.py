@@ -30,6 +30,7 @@ class Trigger(Enum):
     DOUBLE = "Menu, double"
     TAKE = "Done, take"
     DROP = "Takeback, pass"
+    REVISE = "wrong board, explained by guessed turns played otherwise"
 
 
 class Transition(NamedTuple):
@@ -53,6 +54,7 @@ TRANSITIONS: tuple[Transition, ...] = tuple(Transition(*row) for row in (
     (M, T.PLAY_COMPLETE, A),
     (M, T.WINNING_PLAY, G),
     (M, T.TAKEBACK, R),
+    (M, T.REVISE, M),  # turns recorded from boards never seen are played again (controller.revise_steps)
     (A, T.TAKEBACK, R),
     (R, T.RESTORED, M),
     (R, T.RESTORED, A),

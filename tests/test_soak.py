@@ -73,3 +73,38 @@ def test_other_hand_habits_at_5x_keep_every_play(name: str, habit: str, seed: in
     assert report.mismatches == [] and report.false_warnings == []
     assert report.attempts_warned == report.illegal_attempts
     assert table.controller.match.winner() is not None and report.games == 1
+
+
+def test_a_guessed_turn_played_otherwise_is_recorded_anew_and_the_journal_replays(tmp_path: Path) -> None:
+    """Issue 8, careless lifts at 5x and noise 7.5 (rally-hitting, seed 300209006): two
+    turns were caught up from a board further on and recorded with the wrong play (15/9
+    pool/23 for pool/19/17); every board after was wrong, and the game was lost (664 plays,
+    57 false warnings).  The wrong board is now looked at again from the guessed turns
+    (``controller.revise_steps``): they are taken back and recorded anew, and the journal,
+    takebacks and all, replays to the same match."""
+    from controller.journal import Journal
+    from controller.resume import decode_all
+    from controller.resume import replay as replay_journal
+    from controller.rules.game import Match
+    from controller.rules.values import Colour
+    from simulator.players import Behaviour
+    from simulator.sensors import NoiseModel
+    from simulator.table import Table
+
+    settings = Settings(get_rule_set("rally-hitting"))
+    journal = Journal(tmp_path / "match.journal")
+    table = Table(settings, seed=300209006, noise=NoiseModel.scaled(7.5), journal=journal,
+                  behaviour=Behaviour.careless("lifts", illegal_rate=0.2, speed=5.0))
+    report = table.play_match()
+    table.close()
+    assert report.mismatches == [] and report.false_warnings == []
+    assert report.attempts_warned == report.illegal_attempts
+    assert any(line.startswith("Board re-read: black's 62 was") for line in table.feed.logs), table.feed.logs[-5:]
+    entries = decode_all(Journal(tmp_path / "match.journal").load().entries)
+    assert any(type(entry).__name__ == "TakebackEntry" for entry in entries)
+    match = Match(settings.rules, settings.match_length)
+    replay_journal(match, entries[1:])
+    played = [(r.colour, r.roll, r.play) for r in match.games[0].history]
+    kept = [(r.colour, r.roll, r.play) for r in table.controller.match.games[0].history]
+    assert played == kept and match.games[0].is_over
+    assert {colour for colour, _, _ in played} == {Colour.WHITE, Colour.BLACK}

@@ -1,0 +1,87 @@
+"""The controller's step for a wrong board after turns it had to guess: before it warns, it
+looks again at the turns it recorded from boards that never showed them (a roll held while
+the board was hidden, a run of turns caught up at once, ``held_steps._catch_up``).  When a
+different play of one of them, followed by the same rolls, explains the board settled, the
+record was wrong, not the board: those turns are taken back in the journal and recorded
+anew, and no warning sounds.  A base of ``controller.machine.Controller`` beside
+``held_steps`` (it uses the controller's state and output, declared below)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from .held import Finished, finished_play
+from .journal_entries import TakebackEntry
+from .notation.moves import format_play
+from .phases import HeldRoll, Moving
+from .rules.game import TurnRecord
+from .rules.turn import TurnMap
+from .steps_base import ControllerState
+from .tracking import Tracker
+from .transitions import Trigger
+
+if TYPE_CHECKING:
+    from .held import Undecided
+    from .outputs import Output
+    from .rules.values import Roll
+    from .tracking import BoardReading
+
+REVISE_TURNS = 3
+"""Guessed turns looked at again, the latest first: a board several turns on is explained
+from further back, at a cost the held search's work budget bounds for each."""
+
+
+class ReviseSteps(ControllerState):
+    """The revision of guessed turns (see the module docstring)."""
+
+    if TYPE_CHECKING:  # the controller's steps used here, beyond ControllerState's
+        def _start_turn(self, time: float, roll: Roll, trigger: Trigger, journal_roll: bool = True,
+                        later: tuple[HeldRoll, ...] = ()) -> Output: ...
+        def _catch_up(self, time: float, reading: BoardReading, cascade: bool = False) -> Output | Undecided | None: ...
+        def _next_seq(self) -> int: ...
+
+    def _revise(self, time: float) -> Output | None:
+        """A wrong board stood its grace time: if another play of a guessed turn, with the
+        rolls thrown since, explains it settled, record that run instead (None: warn)."""
+        state, reading = self._state, self._reading
+        if not isinstance(state, Moving) or state.guessed_from is None or reading is None or reading.unreadable:
+            return None
+        history = self.game.history
+        rolls_now = (state.turn.roll, *(h.roll for h in state.held))
+        for first_index in range(len(history) - 1, max(state.guessed_from, len(history) - REVISE_TURNS) - 1, -1):
+            records = history[first_index:]
+            if not all(isinstance(record, TurnRecord) for record in records):
+                return None  # a cube action between: nothing before it is looked at again
+            first = records[0]
+            assert isinstance(first, TurnRecord)
+            if not first.play.moves:
+                continue  # a pass has no other play
+            rolls = (*(record.roll for record in records[1:]), *rolls_now)  # type: ignore[union-attr]
+            turn_map = TurnMap(self.settings.rules, first.before, first.roll)
+            found = finished_play(Tracker(turn_map), rolls, reading, turn_map.start, observed=False)
+            if isinstance(found, Finished) and turn_map.end_of(found.play) != turn_map.end_of(first.play):
+                return self._record_anew(time, len(records), rolls, found)
+        return None
+
+    def _record_anew(self, time: float, count: int, rolls: tuple[Roll, ...], found: Finished) -> Output | None:
+        """Take back the last ``count`` turns and play them again from the board: the first
+        with ``found``'s play, the rest as the held rolls' catch-up finds them."""
+        reading = self._reading
+        assert reading is not None
+        entries = []
+        first = None
+        for _ in range(count):
+            first = self.game.undo()
+            assert isinstance(first, TurnRecord)
+            entries.append(TakebackEntry(self._next_seq(), round(time, 3), first.colour, first.roll))
+        assert first is not None
+        rules = self.settings.rules
+        said = (f"Board re-read: {first.colour.value}'s {first.roll} was {format_play(found.play, rules)}, "
+                f"not {format_play(first.play, rules)}")
+        held = tuple(HeldRoll(roll, time) for roll in rolls)
+        started = self._start_turn(time, first.roll, Trigger.REVISE, journal_roll=False, later=held)
+        state = self._state
+        caught = self._catch_up(time, reading, cascade=True) if isinstance(state, Moving) and state.held else None
+        out = started if caught is None or not isinstance(caught, type(started)) else caught.after(started.entries)
+        return replace(out.after(tuple(entries)), log=(said, *out.log))
