@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from .rules.reach import MOVER
 from .rules.state import NIBBLE, OPP, SHIFT
 from .rules.turn import TurnMap
+from .rules.turn import turn_map as turn_map_for
 from .rules.values import BAR, CHECKERS, Play, Position, Roll
 from .tracking import BoardReading, Kind, StillMap, Tracker
 
@@ -266,7 +267,7 @@ def _next_turn(turn_map: TurnMap, after: Position, rolls: tuple[Roll, ...]) -> t
     sides in turn, and a quick pair of hands throws them all while the board is hidden)."""
     position = after
     for i, roll in enumerate(rolls):
-        follower = TurnMap(turn_map.rules, position, roll)
+        follower = turn_map_for(turn_map.rules, position, roll)
         if not follower.passes:
             return follower, rolls[i + 1:]
         position = position.with_turn(position.turn.opponent)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from weakref import WeakKeyDictionary
 
 from hal.interfaces import BoardSnapshot, ZoneReading
 from hal.zones import TRAY, WAITING, ZONES, Checker, Zone
@@ -222,6 +223,10 @@ class Verdict:
         return self.kind in (Kind.LEGAL, Kind.COMPLETE)
 
 
+_REACHES: WeakKeyDictionary[TurnMap | StillMap, Reach] = WeakKeyDictionary()
+"""Each live turn map's ``Reach`` (a map is a pure function of its turn: ``rules.turn.turn_map``)."""
+
+
 class Tracker:
     """Matches board readings against the legal states of one turn."""
 
@@ -244,9 +249,13 @@ class Tracker:
 
     @property
     def reach(self) -> Reach:
-        """The turn's states indexed to explain boards a hand makes (built when first needed)."""
+        """The turn's states indexed to explain boards a hand makes (built when first needed,
+        once per map: the trackers of one turn share it)."""
         if self._reach is None:
-            self._reach = Reach(self.map)
+            found = _REACHES.get(self.map)
+            if found is None:
+                found = _REACHES[self.map] = Reach(self.map)
+            self._reach = found
         return self._reach
 
     def key(self, reading: BoardReading) -> int:

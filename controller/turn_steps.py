@@ -18,7 +18,7 @@ from .notation.moves import format_play
 from .notation.position_json import position_to_json
 from .phases import AwaitRoll, GameOver, HeldRoll, Moving, Opening, Restore, Setup, Turn
 from .rules.game import TurnRecord
-from .rules.turn import TurnMap
+from .rules.turn import turn_map as turn_map_for
 from .rules.values import Colour, IllegalPlayError, Play, Roll
 from .screens import score_message
 from .steps_base import ControllerState
@@ -102,7 +102,7 @@ class TurnSteps(ControllerState):
         """The player to move plays ``roll`` (journalled unless it already is); a roll with
         no legal move passes at once.  ``later``: rolls thrown since, held in this turn."""
         colour = self.game.turn
-        turn_map = TurnMap(self.settings.rules, self.game.position, roll)
+        turn_map = turn_map_for(self.settings.rules, self.game.position, roll)
         journal: list[Entry] = []
         if journal_roll:
             self._window = self._window.after_turn() if self._window else None  # a fresh roll: play on as usual

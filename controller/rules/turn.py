@@ -427,3 +427,21 @@ class TurnMap:
             for _, child in self.good_children(node):
                 seen[child[0]] = None
         return tuple(seen)
+
+
+RECENT_MAPS = 16
+"""Turn maps kept by ``turn_map`` (a held roll's turn is built by the search, then again
+when the turn starts; a double's map takes a millisecond or two)."""
+_recent: dict[tuple[RuleSet, Position, Roll], TurnMap] = {}
+
+
+def turn_map(rules: RuleSet, position: Position, roll: Roll) -> TurnMap:
+    """``TurnMap(rules, position, roll)``, the last ``RECENT_MAPS`` kept: a map is a pure
+    function of its position and roll, so the same one serves every tracker of that turn."""
+    key = (rules, position, roll)
+    found = _recent.get(key)
+    if found is None:
+        found = _recent[key] = TurnMap(rules, position, roll)
+        if len(_recent) > RECENT_MAPS:
+            del _recent[next(iter(_recent))]
+    return found
