@@ -166,3 +166,22 @@ def test_a_row_short_of_more_than_four_checkers_makes_no_block(case, before: int
             if (2 * empty + single if rules.BLOCK_NEEDS_TWO else empty) <= 4:
                 expected = True
         assert rules._may_make_block(board, before) is expected
+
+
+def test_turn_map_keeps_the_last_maps_and_builds_each_once() -> None:
+    """``rules.turn.turn_map``: the same turn gives the same map (built once), another roll
+    or position another; only the last ``RECENT_MAPS`` are kept (36 rolls later, built anew)."""
+    from controller.rules import Roll, get_rule_set
+    from controller.rules.turn import TurnMap, turn_map
+
+    rules = get_rule_set("backgammon")
+    start = rules.start_position()
+    first = turn_map(rules, start, Roll(3, 1))
+    assert isinstance(first, TurnMap) and turn_map(rules, start, Roll(3, 1)) is first
+    assert turn_map(rules, start, Roll(1, 3)) is not first  # the dice in another order: another roll
+    assert turn_map(rules, start, Roll(6, 6)).states() != first.states()
+    for a in range(1, 7):
+        for b in range(1, 7):
+            turn_map(rules, start, Roll(a, b))
+    again = turn_map(rules, start, Roll(3, 1))
+    assert again is not first and again.states() == first.states()
