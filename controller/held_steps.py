@@ -140,9 +140,11 @@ class HeldSteps(ControllerState):
             return finished
         if finished is None or not self._keeps_to_plan(state, state.turn.map.end_of(finished.play)):
             return None
+        end = state.turn.map.end_of(finished.play)
+        seen = end is not None and end in (state.turn.tracker.complete_seen, state.last_legal)
         guessed_from = len(self.game.history) if state.guessed_from is None else state.guessed_from
         out = self._play_held_roll(time, finished.play)
-        if isinstance(self._state, Moving):  # the turn just recorded was never seen: a guess
+        if not seen and isinstance(self._state, Moving):  # the board never showed that play: a guess
             self._stay(replace(self._state, guessed_from=guessed_from))
         if self._verdict is not None and self._verdict.kind is Kind.WRONG:
             further = self._catch_up(time, reading, cascade=True)

@@ -108,3 +108,21 @@ def test_a_guessed_turn_played_otherwise_is_recorded_anew_and_the_journal_replay
     kept = [(r.colour, r.roll, r.play) for r in table.controller.match.games[0].history]
     assert played == kept and match.games[0].is_over
     assert {colour for colour, _, _ in played} == {Colour.WHITE, Colour.BLACK}
+
+
+def test_a_play_the_board_showed_complete_is_never_revised_to_excuse_an_illegal_move() -> None:
+    """Trictrac seed 400212006 at 5x: Black's 21/15/10* stood complete on the board, and
+    was recorded from the next board (White's hand already at work).  White's illegal move
+    that followed was explained by Black's other play 21/16*/10* and went unwarned: only a
+    play the board never showed is a guess to look at again."""
+    from simulator.players import Behaviour
+    from simulator.table import Table
+
+    table = Table(Settings(get_rule_set("trictrac")), seed=400212006, noise=None,
+                  behaviour=Behaviour.real_hands(illegal_rate=1.0, speed=5.0))
+    report = table.play_match()
+    table.close()
+    assert report.mismatches == [] and report.false_warnings == []
+    assert report.illegal_attempts > 100
+    assert report.attempts_warned == report.illegal_attempts
+    assert not any(line.startswith("Board re-read") for line in table.feed.logs)
