@@ -86,15 +86,13 @@ class BoardSteps(ControllerState):
             if caught is not None:
                 return caught
         alarm = self._alarm
-        if verdict.kind is Kind.WRONG and alarm.warning and not verdict.fault:
-            # warned already, and the board moved on: the guessed turns may explain it now
-            revised = self._revise(time)
-            if revised is not None:
-                return revised
         if verdict.kind is Kind.WRONG:
             alarm.note_wrong((tracker.key(reading), verdict.fault), time)
             if alarm.warning and not alarm.wrong_due(time):  # the warning stands: the red lights follow the board
-                return self._output(frame=self._warning_frame())
+                # (unless the board moved on to one the guessed turns explain, played otherwise;
+                # a board due for its own warning is looked at by _on_tick)
+                revised = None if verdict.fault else self._revise(time)
+                return revised if revised is not None else self._output(frame=self._warning_frame())
             return self._on_tick(time, fresh=True)
         # a transient: checkers in hand, a hit on its way, a hand over the board
         alarm.wrong = None

@@ -138,9 +138,9 @@ class HeldSteps(ControllerState):
         if isinstance(finished, Undecided):
             self._alarm.wrong = None
             return finished
-        if finished is None or not self._keeps_to_plan(state, state.turn.map.end_of(finished.play)):
+        end = None if finished is None else state.turn.map.end_of(finished.play)
+        if finished is None or not self._keeps_to_plan(state, end):
             return None
-        end = state.turn.map.end_of(finished.play)
         seen = end is not None and end in (state.turn.tracker.complete_seen, state.last_legal)
         guessed_from = len(self.game.history) if state.guessed_from is None else state.guessed_from
         out = self._play_held_roll(time, finished.play)

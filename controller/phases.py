@@ -105,7 +105,7 @@ class Moving:
     read just after a hit was undone may be the next player's, entering on the hit point."""
     guessed_from: int | None = None
     """The game's first turn record, in a run just before this turn, that was recorded from
-    a board further on (``held_steps._catch_up``) without the board ever showing its play
+    a board further on (the held rolls' catch-up, ``held_steps``) without the board ever showing its play
     complete: a wrong board looks at those again before it is warned about
     (``revise_steps``); a play the board showed is never revised."""
 

@@ -1,6 +1,6 @@
 """The controller's step for a wrong board after turns it had to guess: before it warns, it
 looks again at the turns it recorded from boards that never showed them (a roll held while
-the board was hidden, a run of turns caught up at once, ``held_steps._catch_up``).  When a
+the board was hidden, a run of turns caught up at once by ``held_steps``).  When a
 different play of one of them, followed by the same rolls, explains the board settled, the
 record was wrong, not the board: those turns are taken back in the journal and recorded
 anew, and no warning sounds.  A base of ``controller.machine.Controller`` beside
@@ -11,18 +11,17 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .held import Finished, finished_play
+from .held import Finished, Undecided, finished_play
 from .journal_entries import TakebackEntry
 from .notation.moves import format_play
 from .phases import HeldRoll, Moving
 from .rules.game import TurnRecord
-from .rules.turn import TurnMap
+from .rules.turn import turn_map as turn_map_for
 from .steps_base import ControllerState
 from .tracking import Tracker
 from .transitions import Trigger
 
 if TYPE_CHECKING:
-    from .held import Undecided
     from .outputs import Output
     from .rules.values import Roll
     from .tracking import BoardReading
@@ -58,13 +57,13 @@ class ReviseSteps(ControllerState):
             if not first.play.moves:
                 continue  # a pass has no other play
             rolls = (*(record.roll for record in records[1:]), *rolls_now)  # type: ignore[union-attr]
-            turn_map = TurnMap(self.settings.rules, first.before, first.roll)
+            turn_map = turn_map_for(self.settings.rules, first.before, first.roll)  # kept for the new start
             found = finished_play(Tracker(turn_map), rolls, reading, turn_map.start, observed=False)
             if isinstance(found, Finished) and turn_map.end_of(found.play) != turn_map.end_of(first.play):
                 return self._record_anew(time, len(records), rolls, found)
         return None
 
-    def _record_anew(self, time: float, count: int, rolls: tuple[Roll, ...], found: Finished) -> Output | None:
+    def _record_anew(self, time: float, count: int, rolls: tuple[Roll, ...], found: Finished) -> Output:
         """Take back the last ``count`` turns and play them again from the board: the first
         with ``found``'s play, the rest as the held rolls' catch-up finds them."""
         reading = self._reading
@@ -83,5 +82,5 @@ class ReviseSteps(ControllerState):
         started = self._start_turn(time, first.roll, Trigger.REVISE, journal_roll=False, later=held)
         state = self._state
         caught = self._catch_up(time, reading, cascade=True) if isinstance(state, Moving) and state.held else None
-        out = started if caught is None or not isinstance(caught, type(started)) else caught.after(started.entries)
+        out = started if caught is None or isinstance(caught, Undecided) else caught.after(started.entries)
         return replace(out.after(tuple(entries)), log=(said, *out.log))
