@@ -68,6 +68,21 @@ def play_game(rules: RuleSet, net: Network, learners: list[TDLearner], rng: rand
     return MAX_TURNS
 
 
+def widen(net: Network, hidden: int, rng: np.random.Generator) -> Network:
+    """The network with hidden units added that computes exactly what it did: the new units'
+    input weights small and random (so they differ from each other), their output weights zero."""
+    inputs_, old, outputs_ = net.shape
+    if hidden < old:
+        raise ValueError(f"cannot narrow {old} hidden units to {hidden}")
+    new = hidden - old
+    return Network(
+        np.concatenate([net.w1, rng.uniform(-0.1, 0.1, (inputs_, new)).astype(np.float32)], axis=1),
+        np.concatenate([net.b1, np.zeros(new, dtype=np.float32)]),
+        np.concatenate([net.w2, np.zeros((new, outputs_), dtype=np.float32)]),
+        net.b2.copy(),
+    )
+
+
 def save(path: Path, net: Network, meta: dict) -> None:
     """Write the weights and the metadata (inside, and beside as JSON) atomically."""
     temp = path.with_suffix(".tmp.npz")
@@ -92,6 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--extend-inputs", action="store_true",
                         help="on resuming weights of the common inputs: add the rule set's own extra inputs "
                              "(their weights start at zero, so the network starts as it was)")
+    parser.add_argument("--widen", type=int, metavar="H",
+                        help="on resuming: add hidden units up to H (new input weights small random from the "
+                             "seed, output weights zero, so the network starts as it was); saved at once")
     parser.add_argument("--from", dest="start_from", type=Path,
                         help="resume from this weights file (its record carried on), writing to --out")
     parser.add_argument("--minutes", type=float, default=0.0, help="stop (after a save) once this much wall time passed")
@@ -112,10 +130,22 @@ def main(argv: list[str] | None = None) -> int:
             meta["settings"]["inputs_from_game"] = [[0, INPUTS], [meta["games"], net.shape[0]]]
             meta["settings"]["encoding"] = f"{INPUTS} common inputs + {extra} of {args.rules} (shots, contact)"
             print(f"extended to {net.shape[0]} inputs", flush=True)
+        widened = args.widen is not None and args.widen != net.shape[1]
+        if widened:
+            if args.widen < net.shape[1]:
+                parser.error(f"--widen {args.widen}: the network already has {net.shape[1]} hidden units")
+            old = net.shape[1]
+            net = widen(net, args.widen, np.random.default_rng([meta["seed"], meta["games"], args.widen]))
+            schedule = meta["settings"].setdefault("hidden_from_game", [[0, old]])
+            schedule.append([meta["games"], args.widen])
+            meta["settings"]["hidden"] = args.widen
+            print(f"widened from {old} to {args.widen} hidden units at game {meta['games']}", flush=True)
         if args.alpha is not None and args.alpha != meta["settings"]["alpha"]:
             schedule = meta["settings"].setdefault("alpha_from_game", [[0, meta["settings"]["alpha"]]])
             schedule.append([meta["games"], args.alpha])
             meta["settings"]["alpha"] = args.alpha
+        if widened:
+            save(path, net, meta)  # the widened network, before any game changes it
     else:
         size = INPUTS if args.common_inputs else inputs(args.rules)
         net = Network.initial(size, args.hidden, outputs(args.rules), np.random.default_rng(args.seed))
