@@ -127,9 +127,16 @@ def _search_from(
     reach = turn.reach
     # first the plays the board shows as they were left (but for blots hit since): the next
     # turn may show them settled; the complete board last seen first of all
-    near = reach.finished_before(board, later, mover_later=False)[:MAX_TRIED]
+    near = reach.finished_before(board, later, mover_later=False)
     if not turn_map.is_complete(last_legal) and turn.complete_seen is not None:
         last_legal = turn.complete_seen  # the board went back since (a hit undoing the play)
+    part_made: frozenset[int] = frozenset()
+    if last_legal != turn_map.start and not turn_map.is_complete(last_legal):
+        # the play stood part made on the board: its ends come first (18/17 seen, then the
+        # board one turn on, equally 20/19 then 19/17 or 18/17 then 20/18: it was 18/17)
+        part_made = reach.completions(last_legal)
+        near = sorted(near, key=lambda key: key not in part_made)
+    near = near[:MAX_TRIED]
     if turn_map.is_complete(last_legal):
         # the complete board last seen; another play that went the same way and hit a blot
         # this one only passed only once the board has shown that blot on its bar or pool,
@@ -170,7 +177,10 @@ def _search_from(
     blocking = transient is not None  # a hand at work on a play the board shows as left
     # then the board further on: each of those plays, then the plays the mover has moved on
     # from since (with rolls held for a later turn of the mover), one run at a time
-    far = reach.finished_before(board, later, mover_later=True, lifted=turn.lifted_evidence())[:MAX_TRIED_FAR] if len(rolls) > 1 else []
+    far = reach.finished_before(board, later, mover_later=True, lifted=turn.lifted_evidence()) if len(rolls) > 1 else []
+    if part_made:
+        far = sorted(far, key=lambda key: key not in part_made)
+    far = far[:MAX_TRIED_FAR]
     tried = set(near)
     runs = iter(deeper)
     for key in [*[key for key, _, _ in deeper], *[key for key in far if key not in tried]]:

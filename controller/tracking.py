@@ -287,7 +287,12 @@ class Tracker:
         found = self.reach.explain(key, last_legal)
         if found is None:
             return Verdict(Kind.WRONG, fault=Fault.MIXED if reading.mixed else None)
-        if found.lifted:
+        if turn_map.is_complete(found.key) and not found.hit_pending:
+            # the play shown whole, a hand lifting a checker it left: the next turn's, or a
+            # change of mind; either way the board showed this play (not one moving that checker)
+            self.complete_seen = found.key
+            self.lifted_seen = None
+        elif found.lifted:
             self.lifted_seen = (found.key, found.lifted)
         if not found.hit_pending:
             return Verdict(Kind.IN_HAND, found.key, found.lifted)

@@ -745,3 +745,57 @@ def test_a_run_of_passes_thrown_while_a_checker_is_in_hand_is_followed() -> None
     assert s.message == "Black has played: next roll or Done", s.message
     s.press(Button.DONE)
     assert last_play(s, "black") == "bar/24 13/11"
+
+
+CLOSED = pos({6: 3, 5: 2, 4: 2, 3: 2, 2: 2, 1: 2, 9: 1, 8: 1}, {13: 4, 8: 3, 6: 5, 5: 2}, black_bar=1)
+"""Backgammon, White's board closed against Black's checker on the bar: Black's rolls pass."""
+
+
+def test_a_play_seen_part_made_is_the_one_caught_up_over_plays_that_end_alike_a_turn_on() -> None:
+    """Found by a 5x soak with all careless habits (trictrac and backgammon, seed
+    500015000, noise 2.5): 18/17 stood on the board, the last 1 of the double came with the
+    next rolls, and the board a turn on was equally 20/19 ... then 19/17, or 18/17 ... then
+    20/18; the first was recorded.  Here White's 8/7 stands, 6/4 is placed as Black's roll
+    (a pass) and White's next are thrown, then 9/8: 9/8 6/4 then 8/7, or 9/7 6/5 then 5/4,
+    end the same.  The play the board showed part made is the one."""
+    s = scene("backgammon", start=CLOSED)
+    s.set_position(CLOSED)
+    s.throw(2, 1)
+    s.move(s.zone(W, 8), s.zone(W, 7), W)
+    s.lift(s.zone(W, 6), W)
+    s.throw(5, 4)  # Black: passes
+    s.throw(3, 1)  # White's next
+    s.place(s.zone(W, 4), W, settle=0.01)
+    s.move(s.zone(W, 9), s.zone(W, 8), W)
+    s.advance(0.5)
+    s.move(s.zone(W, 7), s.zone(W, 4), W)
+    s.advance(1.5)
+    assert_unwarned(s)
+    s.press(Button.DONE)
+    plays = [(e["colour"], e["roll"], e["play"]) for e in s.entries("turn")]
+    assert plays == [("white", [2, 1], "6/4 8/7"), ("black", [5, 4], ""), ("white", [3, 1], "7/4 9/8")], plays
+
+
+def test_a_play_shown_whole_under_a_hand_lifting_the_next_turns_checker_is_the_play() -> None:
+    """Found by a 5x soak with careless throws (rally-hitting, seed 300009000, noise 7.5):
+    8/4 9/4 was first seen whole with the checker on 7 already lifted for the next turn
+    (both rolls thrown meanwhile); the lifted checker counted as evidence that the play
+    moved it, and 7/3 9/4 then 8/4 was recorded.  Here 9/7 8/7 shows whole with the 6 in
+    hand: 9/7 6/5 then 8/7 ends the same a turn on, but the board showed 9/7 8/7."""
+    s = scene("backgammon", start=CLOSED)
+    s.set_position(CLOSED)
+    s.throw(2, 1)
+    s.move(s.zone(W, 9), s.zone(W, 7), W)
+    s.lift(s.zone(W, 8), W)
+    s.throw(5, 4)  # Black: passes
+    s.throw(3, 1)  # White's next
+    s.place(s.zone(W, 7), W, settle=0.01)
+    s.lift(s.zone(W, 6), W)
+    s.advance(0.3)
+    s.place(s.zone(W, 5), W)
+    s.move(s.zone(W, 7), s.zone(W, 4), W)
+    s.advance(1.5)
+    assert_unwarned(s)
+    s.press(Button.DONE)
+    plays = [(e["colour"], e["roll"], e["play"]) for e in s.entries("turn")]
+    assert plays == [("white", [2, 1], "9/7 8/7"), ("black", [5, 4], ""), ("white", [3, 1], "7/4 6/5")], plays

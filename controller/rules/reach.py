@@ -125,6 +125,7 @@ class Reach:
         for entry in self._order:
             self._by_mover.setdefault(entry[1], []).append(entry)
         self._can_hit: dict[tuple[int, int], bool] = {}
+        self._completions: dict[int, frozenset[int]] = {}
         self._finals: tuple[list[int], np.ndarray, np.ndarray] | None = None
         """The complete boards, their mover's sides (one row each, field 0 first) and the
         running sums of those rows (built when first asked for)."""
@@ -227,6 +228,25 @@ class Reach:
             order = order + (~moved) * (CHECKERS + 1)
         found = found[np.argsort(order, kind="stable")]
         return [keys[i] for i in found.tolist()]
+
+    def completions(self, key: int) -> frozenset[int]:
+        """The complete boards the turn can still reach from legal board ``key`` (kept for
+        the last few asked: a held roll's search asks again for each board)."""
+        found = self._completions.get(key)
+        if found is None:
+            seen, todo, ends = {key}, [key], set()
+            while todo:
+                at = todo.pop()
+                if self.turn.is_complete(at):
+                    ends.add(at)
+                for child in self.turn.next_keys(at):
+                    if child not in seen:
+                        seen.add(child)
+                        todo.append(child)
+            if len(self._completions) >= 8:
+                self._completions.clear()
+            found = self._completions[key] = frozenset(ends)
+        return found
 
     def _finals_table(self) -> tuple[list[int], np.ndarray, np.ndarray]:
         if self._finals is None:
