@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from .outputs import Output
     from .phases import State
     from .rules.values import Play, Roll
-    from .tracking import BoardReading
+    from .tracking import BoardReading, Verdict
 
 ROLL_READ = 0.5
 """Seconds a roll may be read after the dice land (the board's tray waits for them to lie
@@ -34,6 +34,7 @@ class HeldSteps(ControllerState):
         def _end_turn(self, time: float, play: Play, next_roll: Roll | None = None,
                       later: tuple[HeldRoll, ...] = ()) -> Output: ...
         def _keeps_to_plan(self, state: Moving, end: int | None) -> bool: ...
+        def _guesses_shown(self, state: Moving, verdict: Verdict | None) -> bool: ...
 
     def _next_roll_while_moving(self, time: float, state: Moving, roll: Roll) -> Output:
         """The next player's roll during a turn: it ends a complete play, else it is held
@@ -144,8 +145,11 @@ class HeldSteps(ControllerState):
         seen = end is not None and end in (state.turn.tracker.complete_seen, state.last_legal)
         guessed_from = len(self.game.history) if state.guessed_from is None else state.guessed_from
         out = self._play_held_roll(time, finished.play)
-        if not seen and isinstance(self._state, Moving):  # the board never showed that play: a guess
-            self._stay(replace(self._state, guessed_from=guessed_from))
+        new = self._state
+        if not seen and isinstance(new, Moving):  # the board never showed that play: a guess
+            guessed = replace(new, guessed_from=guessed_from)
+            if not self._guesses_shown(guessed, self._verdict):  # (unless this very board shows it)
+                self._stay(guessed)
         if self._verdict is not None and self._verdict.kind is Kind.WRONG:
             further = self._catch_up(time, reading, cascade=True)
             if further is not None and not isinstance(further, Undecided):

@@ -18,7 +18,7 @@ from .phases import HeldRoll, Moving
 from .rules.game import TurnRecord
 from .rules.turn import turn_map as turn_map_for
 from .steps_base import ControllerState
-from .tracking import Tracker
+from .tracking import Kind, Tracker, Verdict
 from .transitions import Trigger
 
 if TYPE_CHECKING:
@@ -39,6 +39,24 @@ class ReviseSteps(ControllerState):
                         later: tuple[HeldRoll, ...] = ()) -> Output: ...
         def _catch_up(self, time: float, reading: BoardReading, cascade: bool = False) -> Output | Undecided | None: ...
         def _next_seq(self) -> int: ...
+
+    def _guesses_shown(self, state: Moving, verdict: Verdict | None) -> bool:
+        """Does this exact board show the guessed turns as recorded?  It does when it is the
+        turn's start, or when the guessed turns are all the opponent's and its side stands as
+        they left it: a wrong board later is then this turn's, never theirs played otherwise
+        (else the mover's own illegal move could be excused as its earlier play re-read)."""
+        if state.guessed_from is None or verdict is None or verdict.key is None:
+            return False
+        if verdict.kind not in (Kind.LEGAL, Kind.COMPLETE):
+            return False
+        turn_map = state.turn.map
+        if verdict.key == turn_map.start:
+            return True
+        opponent = state.turn.colour.opponent
+        if any(not isinstance(record, TurnRecord) or record.colour is not opponent
+               for record in self.game.history[state.guessed_from:]):
+            return False
+        return turn_map.sides_of(verdict.key)[1] == turn_map.sides_of(turn_map.start)[1]
 
     def _revise(self, time: float) -> Output | None:
         """A wrong board stood its grace time: if another play of a guessed turn, with the

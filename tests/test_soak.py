@@ -110,6 +110,31 @@ def test_a_guessed_turn_played_otherwise_is_recorded_anew_and_the_journal_replay
     assert {colour for colour, _, _ in played} == {Colour.WHITE, Colour.BLACK}
 
 
+@pytest.mark.parametrize(("name", "seed", "illegal"), [("rally-hitting", 500215006, 0.2), ("rally", 710721321, 1.0)])
+def test_all_careless_habits_at_noise_7_5_keep_every_play_and_warn_every_illegal_move(
+        name: str, seed: int, illegal: float) -> None:
+    """Issue 8, all careless habits at 5x and noise 7.5.  Rally-hitting 500215006 lost the
+    game (572 plays): 21/17 was first seen made with the blot on 12 already taken off by
+    White's hand, so that lifted blot counted as evidence for 12/8; the hands played on
+    over the wrong record and no board stood its grace time for 19 s.  A complete play
+    shown with a hand lifting a checker it left is now the play shown
+    (``Tracker.judge``).  Rally 710721321 left a Black illegal move unwarned: it was
+    excused by re-reading Black's previous turn, recorded from a board that showed it
+    whole under White's first move; a board showing the guessed turns as recorded
+    (``ReviseSteps._guesses_shown``) ends their revision."""
+    from simulator.players import Behaviour
+    from simulator.sensors import NoiseModel
+    from simulator.table import Table
+
+    table = Table(Settings(get_rule_set(name)), seed=seed, noise=NoiseModel.scaled(7.5),
+                  behaviour=Behaviour.careless("all", illegal_rate=illegal, speed=5.0))
+    report = table.play_match()
+    table.close()
+    assert report.mismatches == [] and report.false_warnings == []
+    assert report.attempts_warned == report.illegal_attempts
+    assert table.controller.match.winner() is not None and report.games == 1
+
+
 def test_a_play_the_board_showed_complete_is_never_revised_to_excuse_an_illegal_move() -> None:
     """Trictrac seed 400212006 at 5x: Black's 21/15/10* stood complete on the board, and
     was recorded from the next board (White's hand already at work).  White's illegal move
