@@ -75,7 +75,8 @@ def finished_play(
         return None
     board = turn.key(reading)
     memo = _kept(turn)
-    asked = ("finished", board, reading.foreign, reading.overfull, rolls, last_legal, observed, turn.lifted_seen)
+    asked = ("finished", board, reading.foreign, reading.overfull, rolls, last_legal, observed, turn.lifted_seen,
+             turn.side_seen)
     if asked in memo:
         return memo[asked]  # type: ignore[return-value]
     budget = [MAX_WORK]
@@ -135,8 +136,16 @@ def _search_from(
         # the play stood part made on the board: its ends come first (18/17 seen, then the
         # board one turn on, equally 20/19 then 19/17 or 18/17 then 20/18: it was 18/17)
         part_made = reach.completions(last_legal)
-        near = sorted(near, key=lambda key: key not in part_made)
-    near = near[:MAX_TRIED]
+    side = turn.side_seen
+
+    def shown_first(keys: list[int]) -> list[int]:
+        """``keys`` with the plays the board showed first: the mover's side seen whole (the
+        opponent's side wrong), then the ends of the play seen part made."""
+        if side is None and not part_made:
+            return keys
+        return sorted(keys, key=lambda key: (key & MOVER != side, key not in part_made))
+
+    near = shown_first(near)[:MAX_TRIED]
     if turn_map.is_complete(last_legal):
         # the complete board last seen; another play that went the same way and hit a blot
         # this one only passed only once the board has shown that blot on its bar or pool,
@@ -178,9 +187,7 @@ def _search_from(
     # then the board further on: each of those plays, then the plays the mover has moved on
     # from since (with rolls held for a later turn of the mover), one run at a time
     far = reach.finished_before(board, later, mover_later=True, lifted=turn.lifted_evidence()) if len(rolls) > 1 else []
-    if part_made:
-        far = sorted(far, key=lambda key: key not in part_made)
-    far = far[:MAX_TRIED_FAR]
+    far = shown_first(far)[:MAX_TRIED_FAR]
     tried = set(near)
     runs = iter(deeper)
     for key in [*[key for key, _, _ in deeper], *[key for key in far if key not in tried]]:

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from weakref import WeakKeyDictionary
 
 from hal.interfaces import BoardSnapshot, ZoneReading
 from hal.zones import TRAY, WAITING, ZONES, Checker, Zone
 
 from .rules.base import RuleSet
 from .rules.geometry import Geometry
-from .rules.reach import Explanation, Reach
+from .rules.reach import MOVER, Explanation, Reach
 from .rules.turn import TurnMap
 from .rules.values import BAR, CHECKERS, OFF, Colour, Move, Position
 
@@ -223,8 +222,11 @@ class Verdict:
         return self.kind in (Kind.LEGAL, Kind.COMPLETE)
 
 
-_REACHES: WeakKeyDictionary[TurnMap | StillMap, Reach] = WeakKeyDictionary()
-"""Each live turn map's ``Reach`` (a map is a pure function of its turn: ``rules.turn.turn_map``)."""
+RECENT_REACHES = 32
+"""Turn maps whose ``Reach`` is kept for the next tracker of the same map (a map is a pure
+function of its turn: ``rules.turn.turn_map`` keeps the last few maps; a tracker keeps its
+own).  Bounded: a Reach refers to its map, so a weak mapping would never let either go."""
+_REACHES: dict[TurnMap | StillMap, Reach] = {}
 
 
 class Tracker:
@@ -243,6 +245,10 @@ class Tracker:
         """The state a hand was last seen at work on and the mover's points it held checkers
         from (cleared by a legal board): a play never shown complete is more likely the one
         that moves them (``lifted_evidence``)."""
+        self.side_seen: int | None = None
+        """The mover's side (``MOVER`` bits) of a complete play, last seen whole on a board
+        wrong only on the opponent's side (the next player's hand already at work, or
+        knocking checkers over): a play never shown complete is more likely that one."""
         self.bar_seen = 0
         """The most of the opponent's checkers the bar (or pool) has shown in a reading judged
         (a blot hit in passing seen on its way, even while other zones were hidden)."""
@@ -254,6 +260,8 @@ class Tracker:
         if self._reach is None:
             found = _REACHES.get(self.map)
             if found is None:
+                if len(_REACHES) >= RECENT_REACHES:
+                    del _REACHES[next(iter(_REACHES))]  # the oldest
                 found = _REACHES[self.map] = Reach(self.map)
             self._reach = found
         return self._reach
@@ -279,13 +287,15 @@ class Tracker:
             return Verdict(Kind.WRONG, fault=Fault.TOO_MANY)
         key = self.key(reading)
         if key in turn_map:
-            self.lifted_seen = None
+            self.lifted_seen = self.side_seen = None
             if turn_map.is_complete(key):
                 self.complete_seen = key
                 return Verdict(Kind.COMPLETE, key)
             return Verdict(Kind.LEGAL, key)
         found = self.reach.explain(key, last_legal)
         if found is None:
+            if isinstance(turn_map, TurnMap) and self.reach.completes_side(key):
+                self.side_seen = key & MOVER
             return Verdict(Kind.WRONG, fault=Fault.MIXED if reading.mixed else None)
         if turn_map.is_complete(found.key) and not found.hit_pending:
             # the play shown whole, a hand lifting a checker it left: the next turn's, or a

@@ -148,3 +148,27 @@ def test_the_last_legal_board_is_preferred(case: tuple[RuleSet, Position, Roll, 
     found = Reach(turn).explain(turn.key_of(mover, opp), prefer)
     if oracle.explains(prefer, tuple(mover), tuple(opp)):
         assert found is not None and found.key == prefer
+
+
+def test_the_reach_of_turn_maps_long_gone_is_let_go() -> None:
+    """Trackers of one turn map share its Reach, kept for the last few maps only: a Reach
+    refers to its map, so a weak mapping kept every map and index ever built (a 256-table
+    soak ran out of memory)."""
+    import gc
+    import weakref
+
+    from controller import tracking
+    from controller.rules import get_rule_set
+
+    first = TurnMap(get_rule_set("backgammon"), get_rule_set("backgammon").start_position(), Roll(1, 2))
+    assert tracking.Tracker(first).reach is tracking.Tracker(first).reach
+    gone = weakref.ref(first)
+    del first
+    for name in ("trictrac", "backgammon"):
+        rules = get_rule_set(name)
+        for a in range(1, 7):
+            for b in range(a, 7):
+                assert tracking.Tracker(TurnMap(rules, rules.start_position(), Roll(a, b))).reach is not None
+    gc.collect()
+    assert gone() is None
+    assert len(tracking._REACHES) <= tracking.RECENT_REACHES

@@ -110,7 +110,8 @@ def test_a_guessed_turn_played_otherwise_is_recorded_anew_and_the_journal_replay
     assert {colour for colour, _, _ in played} == {Colour.WHITE, Colour.BLACK}
 
 
-@pytest.mark.parametrize(("name", "seed", "illegal"), [("rally-hitting", 500215006, 0.2), ("rally", 710721321, 1.0)])
+@pytest.mark.parametrize(("name", "seed", "illegal"), [("rally-hitting", 500215006, 0.2), ("rally", 710721321, 1.0),
+                                                      ("rally", 721121633, 1.0)])
 def test_all_careless_habits_at_noise_7_5_keep_every_play_and_warn_every_illegal_move(
         name: str, seed: int, illegal: float) -> None:
     """Issue 8, all careless habits at 5x and noise 7.5.  Rally-hitting 500215006 lost the
@@ -121,7 +122,10 @@ def test_all_careless_habits_at_noise_7_5_keep_every_play_and_warn_every_illegal
     (``Tracker.judge``).  Rally 710721321 left a Black illegal move unwarned: it was
     excused by re-reading Black's previous turn, recorded from a board that showed it
     whole under White's first move; a board showing the guessed turns as recorded
-    (``ReviseSteps._guesses_shown``) ends their revision."""
+    (``ReviseSteps._guesses_shown``) ends their revision.  Rally 721121633 recorded 6/2/1
+    as 6/2 23/22 (then 2/1 in White's next turn): 6/2/1 had stood whole on White's side
+    while Black's illegal move made the board wrong; that side seen whole now comes first
+    (``Tracker.side_seen``)."""
     from simulator.players import Behaviour
     from simulator.sensors import NoiseModel
     from simulator.table import Table

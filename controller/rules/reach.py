@@ -172,6 +172,11 @@ class Reach:
             for other_key, _, other in self._by_mover.get(key & MOVER, ())
         )
 
+    def completes_side(self, board: int) -> bool:
+        """Does some complete board have exactly the mover's side of ``board``?"""
+        complete = self.turn.is_complete
+        return any(complete(entry[0]) for entry in self._by_mover.get(board & MOVER, ()))
+
     def finished_like(self, board: int) -> list[int]:
         """The complete boards whose mover's side ``board`` shows, whatever the opponent's side
         shows (the next player may already be moving): exactly, then with some of the mover's
