@@ -154,8 +154,15 @@ def _search_from(
         seen = last_legal & MOVER
         shown = _opponent_bar(board) + max(CHECKERS - reading.visible(turn_map.mover.opponent), 0)
         bar = max(shown, turn.bar_seen)
-        near = [last_legal] + [key for key in near if key != last_legal
-                               and (key & MOVER != seen or _opponent_bar(key) <= bar)]
+        alike = [key for key in near if key != last_legal and key & MOVER == seen and _opponent_bar(key) <= bar]
+        first = [last_legal]
+        if _opponent_bar(last_legal) > bar and alike:
+            # and the other way round: a hit the board never showed on the bar or pool, its
+            # blot back on its point (only lifted: the next player's hand, not the hitter's)
+            # is the play that passed it (8/4/1 over 8/5*/1, the blot lifted and put back)
+            first = [alike[0], last_legal]
+        near = first + [key for key in near if key not in first
+                        and (key & MOVER != seen or _opponent_bar(key) <= bar)]
     settled: list[int] = []
     in_hand: list[int] = []
     hits: list[int] = []

@@ -799,3 +799,32 @@ def test_a_play_shown_whole_under_a_hand_lifting_the_next_turns_checker_is_the_p
     s.press(Button.DONE)
     plays = [(e["colour"], e["roll"], e["play"]) for e in s.entries("turn")]
     assert plays == [("white", [2, 1], "9/7 8/7"), ("black", [5, 4], ""), ("white", [3, 1], "7/4 6/5")], plays
+
+
+def test_a_blot_lifted_and_put_back_by_the_next_player_was_passed_not_hit() -> None:
+    """Found by a 5x soak with all careless habits (rally-hitting, seed 720621618, noise
+    7.5; the game was lost from there): Black's pool/24 24/21 was never seen whole before
+    White (its roll thrown meanwhile) lifted its blot on Black's 22; the lift looked like
+    the blot hit in passing (pool/22*/21), that play was kept as the one seen, and the blot
+    put back with White's next checker lifted was read as White entering on the hit point.
+    Here White's 8/4/1 is made as Black's roll comes, Black lifts the blot on White's 5
+    and puts it back, then plays 13/11 13/8: the blot never reached the bar, so it was
+    passed (8/4/1), not hit (8/5*/1)."""
+    start = pos({24: 2, 13: 5, 8: 3, 6: 5}, {20: 1, 13: 5, 8: 4, 6: 5})
+    s = scene("backgammon", start=start)
+    s.set_position(start)
+    s.throw(4, 3)
+    s.lift(s.zone(W, 8), W)
+    s.throw(5, 2)  # Black's roll, White's checker still in the hand
+    s.place(s.zone(W, 1), W, settle=0.01)
+    s.lift(s.zone(B, 20), B)  # Black's hand on its blot: to the bar? no, back
+    s.advance(0.3)
+    s.place(s.zone(B, 20), B, settle=0.01)
+    s.move(s.zone(B, 13), s.zone(B, 11), B)
+    s.move(s.zone(B, 13), s.zone(B, 8), B)
+    s.advance(1.5)
+    s.throw(3, 1)
+    s.advance(1.5)
+    assert_unwarned(s)
+    plays = [(e["colour"], e["roll"], e["play"]) for e in s.entries("turn")]
+    assert plays == [("white", [4, 3], "8/4/1"), ("black", [5, 2], "13/8 13/11")], plays

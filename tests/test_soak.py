@@ -111,7 +111,7 @@ def test_a_guessed_turn_played_otherwise_is_recorded_anew_and_the_journal_replay
 
 
 @pytest.mark.parametrize(("name", "seed", "illegal"), [("rally-hitting", 500215006, 0.2), ("rally", 710721321, 1.0),
-                                                      ("rally", 721121633, 1.0)])
+                                                      ("rally", 721121633, 1.0), ("rally-hitting", 720621618, 1.0)])
 def test_all_careless_habits_at_noise_7_5_keep_every_play_and_warn_every_illegal_move(
         name: str, seed: int, illegal: float) -> None:
     """Issue 8, all careless habits at 5x and noise 7.5.  Rally-hitting 500215006 lost the
@@ -125,7 +125,10 @@ def test_all_careless_habits_at_noise_7_5_keep_every_play_and_warn_every_illegal
     (``ReviseSteps._guesses_shown``) ends their revision.  Rally 721121633 recorded 6/2/1
     as 6/2 23/22 (then 2/1 in White's next turn): 6/2/1 had stood whole on White's side
     while Black's illegal move made the board wrong; that side seen whole now comes first
-    (``Tracker.side_seen``)."""
+    (``Tracker.side_seen``).  Rally-hitting 720621618 lost the game from play 53: White's
+    blot lifted by White's hand (its roll thrown early) read as hit in passing, and put
+    back as White entering on the hit point; a hit whose blot the bar or pool never showed
+    is now the play that passed it (``held``)."""
     from simulator.players import Behaviour
     from simulator.sensors import NoiseModel
     from simulator.table import Table
