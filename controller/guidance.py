@@ -41,9 +41,14 @@ def turn_lights(colour: Colour) -> dict[Zone, Light]:
     return {WAITING[checker_of(colour)]: Light(LightColour.TURN)}
 
 
+SOURCE = Light(LightColour.SOURCE)
+
+
 def source_frame(reader: BoardReader, colour: Colour, moves: Iterable[Move], message: str) -> LightFrame:
-    """After the roll: the points whose checkers may move (the bar or pool if it must enter)."""
-    lights = {reader.zone_of(colour, move.frm): Light(LightColour.SOURCE) for move in moves}
+    """After the roll: the points whose checkers may move (the bar or pool if it must enter).
+    Each origin once (a double's moves repeat them), its zone in the order first met."""
+    zone_of = reader.zone_of
+    lights = {zone_of(colour, frm): SOURCE for frm in dict.fromkeys([move.frm for move in moves])}
     return LightFrame.of(lights, message)
 
 

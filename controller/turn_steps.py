@@ -258,10 +258,12 @@ class TurnSteps(ControllerState):
         return RollEntry(self._next_seq(), _stamp(time), colour, roll, self._last_throw)
 
     def _turn_entry(self, time: float, record: TurnRecord) -> TurnEntry:
+        """A turn's entry; its position is a legal play's end (``Game.record``), possible
+        by construction, so it is not checked again."""
         rules = self.settings.rules
         return TurnEntry(
             self._next_seq(), _stamp(time), record.colour, record.roll, format_play(record.play, rules),
-            record.play, position_to_json(rules, record.after),
+            record.play, position_to_json(rules, record.after, checked=True),
         )
 
 

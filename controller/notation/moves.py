@@ -43,21 +43,22 @@ def _point_text(point: int, entry: str) -> str:
 
 
 def _chains(play: Play) -> list[list[Move]]:
-    """The moves grouped by checker: a move from where another ended continues it."""
+    """The moves grouped by checker: a move from where another ended continues it, unless
+    another chain already starts there (the chains stay one checker each; a chain never
+    starts where it ends, since its checker only moves down)."""
     chains: list[list[Move]] = []
-    for move in play.moves:
-        for chain in chains:
-            if chain[-1].to == move.frm and move.frm not in (BAR, OFF) and not _busy(chains, chain, move.frm):
-                chain.append(move)
-                break
+    for move in play:
+        frm = move.frm
+        if frm != BAR and frm != OFF and all(chain[0].frm != frm for chain in chains):
+            for chain in chains:
+                if chain[-1].to == frm:
+                    chain.append(move)
+                    break
+            else:
+                chains.append([move])
         else:
             chains.append([move])
     return chains
-
-
-def _busy(chains: list[list[Move]], chain: list[Move], point: int) -> bool:
-    """Another chain already continues from ``point``: keep the chains one checker each."""
-    return any(c is not chain and c[0].frm == point for c in chains)
 
 
 def _render(play: Play, name: Callable[[int], str]) -> str:
@@ -65,9 +66,13 @@ def _render(play: Play, name: Callable[[int], str]) -> str:
     for chain in _chains(play):
         parts = [name(chain[0].frm)]
         for move in chain:
-            parts.append(name(move.to) + ("*" if move.hit else ""))
+            parts.append(name(move.to) + "*" if move.hit else name(move.to))
         texts.append("/".join(parts))
-    counted = Counter(texts)
+    counted: dict[str, int] = {}
+    for text in texts:
+        counted[text] = counted.get(text, 0) + 1
+    if len(counted) == len(texts):  # no chain repeated: the texts as they are
+        return " ".join(texts)
     out: list[str] = []
     for text in texts:
         if text in counted:
@@ -76,10 +81,13 @@ def _render(play: Play, name: Callable[[int], str]) -> str:
     return " ".join(out)
 
 
+_POINT_NAMES = {entry: tuple(_point_text(point, entry) for point in range(BAR + 1)) for entry in ("bar", "pool")}
+"""Every point's name in notation, by the entry word (``format_play`` writes one a turn)."""
+
+
 def format_play(play: Play, rules: RuleSet) -> str:
     """The play in standard notation: chains joined (``13/9/6``), repeats counted (``(2)``)."""
-    entry = _entry_word(rules)
-    return _render(play, lambda point: _point_text(point, entry))
+    return _render(play, _POINT_NAMES[_entry_word(rules)].__getitem__)
 
 
 def format_play_lines(play: Play, rules: RuleSet, geometry: Geometry, colour: Colour) -> str:

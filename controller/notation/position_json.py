@@ -52,14 +52,21 @@ class PositionJsonError(PositionError):
 # -- writing ---------------------------------------------------------------------------
 
 
+_POINT_KEYS = tuple((point, str(point)) for point in range(24, 0, -1))
+"""Each own point, highest first, with its key in ``points``."""
+
+
 def _side_json(position: Position, colour: Colour) -> dict[str, Any]:
-    points = {str(point): count for point, count in position.points(colour).items()}
-    return {"points": points, "bar": position.bar(colour), "off": position.off(colour)}
+    side = position.side(colour)
+    points = {name: side[point] for point, name in _POINT_KEYS if side[point]}
+    return {"points": points, "bar": side[BAR], "off": side[OFF]}
 
 
-def position_to_json(rule_set: RuleSet, position: Position) -> dict[str, Any]:
-    """The interchange document for ``position`` under ``rule_set`` (checked possible first)."""
-    rule_set.validate(position)
+def position_to_json(rule_set: RuleSet, position: Position, *, checked: bool = False) -> dict[str, Any]:
+    """The interchange document for ``position`` under ``rule_set`` (checked possible first,
+    unless the caller knows it is: ``checked``, e.g. a legal play's end from the turn map)."""
+    if not checked:
+        rule_set.validate(position)
     document: dict[str, Any] = {"rules": rule_set.name}
     options = rule_set.changed_options()
     if options:

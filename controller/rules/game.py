@@ -104,7 +104,9 @@ class Game:
         roll = turn_map.roll
         if self.pending_roll is not None and sorted(roll.dice) != sorted(self.pending_roll.dice):
             raise IllegalPlayError(f"the first roll is {self.pending_roll}, not {roll}")
-        if turn_map.position != self.position or turn_map.rules != self.rules:
+        if (turn_map.position is not self.position and turn_map.position != self.position) or (
+            turn_map.rules is not self.rules and turn_map.rules != self.rules
+        ):  # the same objects as a rule (the turn's map built from this game): no comparison
             raise IllegalPlayError("the turn map is not of this game's position")
         if isinstance(play, int):
             key: int | None = play

@@ -173,6 +173,9 @@ class TurnMap:
         self._final_keys = finals
         self._paths: PlayPaths | None = None
         """The legal play to each complete board, found when first asked for."""
+        self._ends: dict[int, tuple[Play, int]] = {}
+        """The plays ``play_to`` gave (by id, each kept alive) with their complete boards:
+        ``end_of`` of such a play, at the end of the turn, need not walk the map."""
         self._raw = {rest: raw[rest] for level in levels[:used] for rest, _ in level}
         """Every node's successors, for the levels before the last: {dice left: [each die
         played from the level]}."""
@@ -330,7 +333,9 @@ class TurnMap:
         """The legal play leading to a complete board."""
         if key not in self._final_keys:
             raise IllegalPlayError("this board does not show a complete legal play")
-        return self._play_paths().play_to(key)
+        play = self._play_paths().play_to(key)
+        self._ends[id(play)] = (play, key)
+        return play
 
     def _play_paths(self) -> PlayPaths:
         if self._paths is None:
@@ -343,6 +348,9 @@ class TurnMap:
         """The complete board ``play`` leaves if it is a legal play of this turn (its moves in
         any order, each matched by origin, destination and die), else None; the start for
         the empty play of a turn that passes."""
+        known = self._ends.get(id(play))
+        if known is not None and known[0] is play:  # a play this map gave: its board is known
+            return known[1]
         node = self.start_node
         for move in play.moves:  # every board on the way to a legal play leads to one
             for made, child in self.good_children(node):
