@@ -8,7 +8,7 @@ so any order of the same moves is accepted.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from . import state as st
 from .base import RuleSet
@@ -17,6 +17,9 @@ from .values import IllegalPlayError, Move, Play, Point, Position, Roll
 
 Node = tuple[int, tuple[int, ...]]
 """A packed board and the dice still to play (sorted, high first)."""
+Level = dict[int, Dice]
+"""The boards of one level of a turn, each with the dice left (the same for all): a level
+whose boards all lead to a legal play is its own set of good nodes, shared, not copied."""
 
 
 class TurnInProgress:
@@ -148,9 +151,9 @@ class TurnMap:
         # the last die from a board still showing the start's pool: only an entry may complete the play
         enter_only = ((start >> st.BAR_SHIFT) & 15 if rules.ENTRY_COMPULSORY else 0) or -1
         raw: dict[Dice, list[Expansion]] = {}
-        levels: list[list[tuple[Dice, dict[int, None]]]] = [[(all_dice, {start: None})]]
+        levels: list[list[tuple[Dice, Level]]] = [[(all_dice, {start: all_dice})]]
         for _ in all_dice:
-            bands: dict[Dice, dict[int, None]] = {}
+            bands: dict[Dice, Level] = {}
             for rest, boards in levels[-1]:
                 groups = raw[rest] = []
                 for i, die in enumerate(rest):
@@ -161,9 +164,9 @@ class TurnMap:
                     groups.append(Expansion(die, after, boards, starts, reached))
                     band = bands.get(after)
                     if band is None:
-                        bands[after] = dict.fromkeys(reached)
+                        bands[after] = dict.fromkeys(reached, after)
                     else:
-                        band.update(dict.fromkeys(reached))
+                        band.update(dict.fromkeys(reached, after))
             found = [(rest, boards) for rest, boards in bands.items() if boards]
             if not found:
                 break
@@ -200,7 +203,7 @@ class TurnMap:
                     self._remeet(levels, used)
                     return
 
-    def _remeet(self, levels: list[list[tuple[Dice, dict[int, None]]]], used: int) -> None:
+    def _remeet(self, levels: list[list[tuple[Dice, Level]]], used: int) -> None:
         """``_where`` and ``_more`` built node by node, for a turn that meets a board twice."""
         where, more = self._where, self._more
         where.clear()
@@ -213,7 +216,7 @@ class TurnMap:
                         where[board] = rest
 
     def _good_of(
-        self, levels: list[list[tuple[Dice, dict[int, None]]]], used: int, finals: dict[int, None] | set[int],
+        self, levels: list[list[tuple[Dice, Level]]], used: int, finals: Mapping[int, object],
         raw: dict[Dice, list[Expansion]],
     ) -> dict[Dice, dict[int, Dice]]:
         """The nodes that reach a legal play: the last level's finals, then back up level by
@@ -224,7 +227,7 @@ class TurnMap:
         last = levels[used]
         for rest, boards in last:
             if len(finals) == len(boards) and len(last) == 1:
-                good[rest] = dict.fromkeys(boards, rest)
+                good[rest] = boards
             else:
                 good[rest] = dict.fromkeys([board for board in boards if board in finals], rest)
         sizes = {rest: len(boards) for level in levels for rest, boards in level}
@@ -237,6 +240,10 @@ class TurnMap:
                     if not reached:
                         kept: list[int] = []
                     elif len(reached) == sizes[group.after]:  # every board one die on is good
+                        starts = group.starts
+                        if len(set(starts)) == len(starts):  # and every board has a move: all are
+                            good[rest] = boards
+                            continue
                         kept = [board for board, first, end in group.spans() if first != end]
                     else:
                         disjoint, keys = reached.keys().isdisjoint, group.reached
@@ -251,8 +258,8 @@ class TurnMap:
         return good
 
     def _finals_of(
-        self, levels: list[list[tuple[Dice, dict[int, None]]]], roll: Roll
-    ) -> tuple[int, dict[int, None]]:
+        self, levels: list[list[tuple[Dice, Level]]], roll: Roll
+    ) -> tuple[int, Mapping[int, object]]:
         """The dice the turn must use and the boards that complete a legal play, exactly as
         ``RuleSet.final_plays`` finds them (most dice, ``play_allowed``, the higher die)."""
         rules, start = self.rules, self.start
