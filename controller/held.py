@@ -112,10 +112,11 @@ def _search(
     board = turn.key(reading)
     found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget)
     if (top and found is not None and found[0] == _SETTLED and board & MOVER == turn_map.start & MOVER
-            and found[1] != turn.complete_seen):
+            and found[1] not in (turn.complete_seen, last_legal)):
         # the mover's side as it was before the roll: a play never shown undone by hits
         # since, or a board a hand knocked about; nothing shows that the mover played, the
-        # boards to come will (further on, a run of turns that settles is evidence enough)
+        # boards to come will (further on, a run of turns that settles is evidence enough;
+        # a play the board showed complete, its checker hit back since, was played)
         return _TRANSIENT, found[1]
     return found
 
@@ -146,23 +147,27 @@ def _search_from(
         return sorted(keys, key=lambda key: (key & MOVER != side, key not in part_made))
 
     near = shown_first(near)[:MAX_TRIED]
+    unshown_hit = _no_hit_unshown
     if turn_map.is_complete(last_legal):
         # the complete board last seen; another play that went the same way and hit a blot
         # this one only passed only once the board has shown that blot on its bar or pool,
         # or shows it in a hand (a blot carried straight from its point to another is a
-        # move, not a hit and an entry)
+        # move, not a hit and an entry), however far on the board is
         seen = last_legal & MOVER
         shown = _opponent_bar(board) + max(CHECKERS - reading.visible(turn_map.mover.opponent), 0)
         bar = max(shown, turn.bar_seen)
-        alike = [key for key in near if key != last_legal and key & MOVER == seen and _opponent_bar(key) <= bar]
+
+        def unshown_hit(key: int) -> bool:
+            return key & MOVER == seen and _opponent_bar(key) > bar
+
+        alike = [key for key in near if key != last_legal and key & MOVER == seen and not unshown_hit(key)]
         first = [last_legal]
-        if _opponent_bar(last_legal) > bar and alike:
+        if unshown_hit(last_legal) and alike:
             # and the other way round: a hit the board never showed on the bar or pool, its
             # blot back on its point (only lifted: the next player's hand, not the hitter's)
             # is the play that passed it (8/4/1 over 8/5*/1, the blot lifted and put back)
             first = [alike[0], last_legal]
-        near = first + [key for key in near if key not in first
-                        and (key & MOVER != seen or _opponent_bar(key) <= bar)]
+        near = first + [key for key in near if key not in first and not unshown_hit(key)]
     settled: list[int] = []
     in_hand: list[int] = []
     hits: list[int] = []
@@ -194,7 +199,7 @@ def _search_from(
     # then the board further on: each of those plays, then the plays the mover has moved on
     # from since (with rolls held for a later turn of the mover), one run at a time
     far = reach.finished_before(board, later, mover_later=True, lifted=turn.lifted_evidence()) if len(rolls) > 1 else []
-    far = shown_first(far)[:MAX_TRIED_FAR]
+    far = shown_first([key for key in far if not unshown_hit(key)])[:MAX_TRIED_FAR]
     tried = set(near)
     runs = iter(deeper)
     for key in [*[key for key, _, _ in deeper], *[key for key in far if key not in tried]]:
@@ -220,6 +225,11 @@ def _search_from(
                 return (_TRANSIENT if blocking else _SETTLED), key
             transient = key if transient is None else transient
     return (_TRANSIENT, transient) if transient is not None else None
+
+
+def _no_hit_unshown(key: int) -> bool:
+    """No complete board was seen: no hit is ruled out for want of its blot on the bar."""
+    return False
 
 
 def hit_undone(before: int, after: int) -> bool:

@@ -828,3 +828,32 @@ def test_a_blot_lifted_and_put_back_by_the_next_player_was_passed_not_hit() -> N
     assert_unwarned(s)
     plays = [(e["colour"], e["roll"], e["play"]) for e in s.entries("turn")]
     assert plays == [("white", [4, 3], "8/4/1"), ("black", [5, 2], "13/8 13/11")], plays
+
+
+def test_a_play_shown_complete_then_hit_back_by_the_next_player_is_recorded() -> None:
+    """Found by the plain-hands stateful test (rally-hitting): White's pool/24/18 stood
+    complete; Black's roll came over it (held: pool/19*/18 ends alike), Black lifted its
+    blot on 19 (as if White had hit it), then hit White's checker on 18 back to the pool.
+    White's side was as before its roll, and the held search took that for no play made:
+    the turn never ended and Black's Done was warned.  A play the board showed complete
+    was played."""
+    s = scene("rally-hitting")
+    s.set_position(s.controller.game.position)
+    s.throw(1, 2)  # the opening: Black starts
+    s.throw(1, 5)
+    s.move(s.zone(B, 25), s.zone(B, 24), B)
+    s.move(s.zone(B, 24), s.zone(B, 19), B)
+    s.throw(6, 1)
+    s.move(s.zone(W, 25), s.zone(W, 24), W)
+    s.move(s.zone(W, 24), s.zone(W, 18), W)
+    s.throw(2, 1)  # Black's roll over White's complete play
+    s.lift(s.zone(B, 19), B)
+    s.place(s.zone(B, 18), B)
+    s.move(s.zone(W, 18), s.zone(W, 25), W)  # 19/18*
+    s.move(s.zone(B, 25), s.zone(B, 23), B)
+    s.press(Button.DONE)
+    s.advance(2.5)
+    assert_unwarned(s)
+    plays = [(e["colour"], e["roll"], e["play"]) for e in s.entries("turn")]
+    assert plays == [("black", [1, 5], "pool/24/19"), ("white", [6, 1], "pool/24/18"),
+                     ("black", [2, 1], "pool/23 19/18*")], plays

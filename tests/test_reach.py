@@ -66,6 +66,16 @@ class Oracle:
         return any(self.explains(key, mover, opp) for key in self.sides)
 
 
+def _gone(oracle: Oracle, opp: list[int]) -> frozenset[int]:
+    """The start's blots the board no longer shows on their points."""
+    return _hits(oracle.start_opp, tuple(opp))
+
+
+def _waiting(oracle: Oracle, key: int, opp: list[int]) -> frozenset[int]:
+    """The blots legal state ``key`` has hit that the board still shows on their points."""
+    return frozenset(p for p in _hits(oracle.start_opp, oracle.sides[key][1]) if opp[p] == 1)
+
+
 @st.composite
 def turns(draw: st.DrawFn) -> tuple[RuleSet, Position, Roll, TurnMap]:
     """A turn with at least one legal play."""
@@ -132,6 +142,11 @@ def test_reach_agrees_with_the_oracle(case: tuple[RuleSet, Position, Roll, TurnM
         lifted = [i for i in range(26) for _ in range(s_mover[i] - mover[i])]
         assert sorted(found.lifted) == lifted
         assert sum(mover) + len(found.lifted) == CHECKERS
+        if not found.early:  # no state of the same mover's side explains it with fewer blots hit but standing
+            fewest = min(len(_waiting(oracle, key, opp)) for key, (side, _) in oracle.sides.items()
+                         if side == s_mover and oracle.explains(key, tuple(mover), tuple(opp))
+                         and not _gone(oracle, opp) - _hits(oracle.start_opp, oracle.sides[key][1]))
+            assert len(found.waiting) == fewest, (found, mover, opp)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -172,3 +187,23 @@ def test_the_reach_of_turn_maps_long_gone_is_let_go() -> None:
     gc.collect()
     assert gone() is None
     assert len(tracking._REACHES) <= tracking.RECENT_REACHES
+
+
+def test_a_blot_still_standing_was_passed_when_a_way_there_passed_it() -> None:
+    """Rally-hitting 750622518 (careless throws, noise 7.5) lost the game: White's 9/8/2*
+    with the blot on 2 lifted away was read as 9/3*/2*, the blot on 3 standing as if hit
+    and not yet carried away.  Of the ways to one mover's side, the one that hit fewest
+    of the blots the board still shows is the explanation."""
+    from controller.rules import get_rule_set
+
+    rules = get_rule_set("backgammon")
+    start = Position.from_counts({24: 2, 13: 5, 9: 1, 8: 2, 6: 5}, {23: 1, 22: 1, 13: 5, 8: 3, 6: 5},
+                                 white_off=0, black_off=0)
+    turn = TurnMap(rules, start, Roll(6, 1))
+    mover, opp = (list(side) for side in turn.sides_of(turn.start))
+    mover[9] -= 1
+    mover[2] += 1
+    opp[23] = 0  # (own numbering) the blot on White's 2 in the hand, the one on White's 3 where it was
+    found = Reach(turn).explain(turn.key_of(mover, opp))
+    assert found is not None and found.waiting == () and found.blots_in_hand == 1
+    assert str(turn.play_to(found.key)) == str(turn.play_to(turn.key_of(mover, [*opp[:25], opp[25] + 1])))

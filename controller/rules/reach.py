@@ -152,15 +152,31 @@ class Reach:
         # a board with every hit blot where its hitter has been beats one whose hitter is
         # still to come; searching the ways on for those hitters is the slow part, so last
         later = []
-        for key, _, hit in candidates:
+        for key, side, hit in candidates:
             if early_bits & ~hit:
                 later.append((key, hit))
                 continue
+            key, hit = self._fewest_waiting(key, side, hit, early_bits)
             return self._explanation(key, hit, board, early_bits, in_hand)
         for key, hit in later:
             if self.can_hit(key, hit, early_bits & ~hit):
                 return self._explanation(key, hit, board, early_bits, in_hand)
         return None
+
+    def _fewest_waiting(self, key: int, side: int, hit: int, gone: int) -> tuple[int, int]:
+        """Among the states with the mover's side ``side`` that explain the blots ``gone``,
+        the one fewest of whose hit blots still stand (the nearest the start first): a blot
+        the board shows on its point was passed, not hit, unless every way there hit it
+        (9/8/2* over 9/3*/2* when only the blot on 2 is gone)."""
+        waiting = (hit & ~gone).bit_count()
+        if not waiting:
+            return key, hit
+        for other, _, other_hit in self._by_mover[side]:
+            if not gone & ~other_hit and (other_hit & ~gone).bit_count() < waiting:
+                key, hit, waiting = other, other_hit, (other_hit & ~gone).bit_count()
+                if not waiting:
+                    break
+        return key, hit
 
     def may_still_hit(self, key: int) -> bool:
         """Is there a complete board with the mover's side of ``key`` that hits more blots
