@@ -128,3 +128,42 @@ def test_format_play_counts_repeats_and_keeps_checkers_apart() -> None:
             Play(),
         ):
             assert format_play(play, rules) == old_format_play(play, rules)
+
+
+# -- the move generator's kept patterns and the collector ----------------------------------------
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+def test_successors_of_matches_successors_through_full_tables(case) -> None:
+    """The kept key changes (``_DELTAS``, found through ``_DELTA_LISTS``) give what
+    ``successors`` gives, also while the tables fill up and start afresh."""
+    import pytest
+
+    from controller.rules import movegen
+
+    rules, position, _ = case
+    board = rules.board_key(position)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(movegen, "_CHUNK_LIMIT", 3)
+        for die in range(1, 7):
+            for _ in range(2):  # found, then kept (or found again after a fresh start)
+                starts, reached = rules.successors_of([board, board], die)
+                keys = list(rules.successors(board, die)[1])
+                assert reached == keys + keys and starts == [0, len(keys), 2 * len(keys)]
+
+
+def test_kept_patterns_and_dice_left_stay_out_of_the_collector() -> None:
+    """The generator's kept key changes are dicts of ints, never tracked by the collector;
+    a turn's dice left are shared tuples, so once the collector has seen them (as start-up
+    does) the turn's dicts of boards are not tracked either."""
+    import gc
+
+    from controller.rules import Roll, get_rule_set, movegen
+    from controller.rules.turn import DICE_LEFT
+
+    rules = get_rule_set("trictrac")
+    turn = TurnMap(rules, rules.start_position(), Roll(3, 3))
+    assert all(not gc.is_tracked(table) for tables in movegen._DELTAS for table in tables)
+    assert turn.remaining_dice(turn.start) is DICE_LEFT[(3, 3, 3, 3)]
+    gc.collect()
+    turn = TurnMap(rules, rules.start_position(), Roll(3, 3))
+    assert not gc.is_tracked(turn._where)

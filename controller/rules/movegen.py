@@ -56,16 +56,25 @@ def _chunk(table: dict[int, tuple[tuple[Move, ...], tuple[int, ...]]], die: int,
     return found
 
 
-_DELTAS: tuple[list[dict[int, tuple[int, ...]]], ...] = tuple([{}, {}, {}] for _ in range(7))
-"""``_DELTAS[die][c][bits]``: the key changes alone of ``_CHUNKS[die][c][bits]`` (what
-``successors_of`` needs), kept the same way."""
+_DELTAS: tuple[list[dict[int, int]], ...] = tuple([{}, {}, {}] for _ in range(7))
+"""``_DELTAS[die][c][bits]``: where in ``_DELTA_LISTS[die][c]`` the key changes alone of
+``_CHUNKS[die][c][bits]`` are (what ``successors_of`` needs), kept the same way.  Ints only:
+the collector never tracks these dicts.  (A dict of tuples is untracked by each full
+collection and tracked again by its next new pattern, to be walked whole by the next young
+collections, inside whichever event was running.)"""
+_DELTA_LISTS: tuple[list[list[tuple[int, ...]]], ...] = tuple([[()], [()], [()]] for _ in range(7))
+"""``_DELTA_LISTS[die][c][i]``: the key changes of the pattern ``_DELTAS[die][c]`` sends to ``i``
+(from 1: ``i`` is tested as true; a list stays where the collector put it)."""
 
 
-def _chunk_deltas(table: dict[int, tuple[int, ...]], die: int, chunk: int, bits: int) -> tuple[int, ...]:
-    """Find and keep the key changes of one pattern (see ``_DELTAS``); a full table starts afresh."""
+def _chunk_deltas(table: dict[int, int], store: list[tuple[int, ...]], die: int, chunk: int, bits: int) -> int:
+    """Find and keep the key changes of one pattern (see ``_DELTAS``), and return where they
+    are in ``store``; a full table starts afresh."""
     if len(table) >= _CHUNK_LIMIT:
         table.clear()
-    found = table[bits] = _chunk_moves(die, chunk, bits)[1]
+        del store[1:]
+    found = table[bits] = len(store)
+    store.append(_chunk_moves(die, chunk, bits)[1])
     return found
 
 
@@ -239,6 +248,7 @@ class MoveGenerator:
         add = reached.append
         align, landing, bear_off = _ALIGN[die], _LANDING[die], _BEAR_OFF[die]
         low_table, middle_table, high_table = _DELTAS[die]
+        low_list, middle_list, high_list = _DELTA_LISTS[die]
         plain = st.STEP_PLAIN[die]
         hitting = self.HITTING
         bar_first = self.ENTER_ALL_FIRST
@@ -264,15 +274,15 @@ class MoveGenerator:
             # the key changes of each nine points' pattern, high points first (as ``successors``)
             bits = code >> 72
             if bits:
-                for delta in high_table.get(bits) or _chunk_deltas(high_table, die, 2, bits):
+                for delta in high_list[high_table.get(bits) or _chunk_deltas(high_table, high_list, die, 2, bits)]:
                     add(state + delta)
             bits = (code >> 36) & chunk_mask
             if bits:
-                for delta in middle_table.get(bits) or _chunk_deltas(middle_table, die, 1, bits):
+                for delta in middle_list[middle_table.get(bits) or _chunk_deltas(middle_table, middle_list, die, 1, bits)]:
                     add(state + delta)
             bits = code & chunk_mask
             if bits:
-                for delta in low_table.get(bits) or _chunk_deltas(low_table, die, 0, bits):
+                for delta in low_list[low_table.get(bits) or _chunk_deltas(low_table, low_list, die, 0, bits)]:
                     add(state + delta)
             low = sources & bear_off
             if low:  # bearing off: the rules decide each checker

@@ -8,6 +8,7 @@ so any order of the same moves is accepted.
 
 from __future__ import annotations
 
+from itertools import combinations_with_replacement
 from typing import Iterable, Mapping
 
 from . import state as st
@@ -17,6 +18,12 @@ from .values import IllegalPlayError, Move, Play, Point, Position, Roll
 
 Node = tuple[int, tuple[int, ...]]
 """A packed board and the dice still to play (sorted, high first)."""
+DICE_LEFT: dict[Dice, Dice] = {
+    dice: dice for n in range(5) for dice in combinations_with_replacement(range(6, 0, -1), n)
+}
+"""Every dice-left tuple a turn names (high first), made once and shared: a tuple of ints the
+collector has looked at once is untracked, and a dict holding only untracked keys and values
+is never walked, so a turn's dicts of boards (thousands for a double) cost no collection."""
 Level = dict[int, Dice]
 """The boards of one level of a turn, each with the dice left (the same for all): a level
 whose boards all lead to a legal play is its own set of good nodes, shared, not copied."""
@@ -140,7 +147,7 @@ class TurnMap:
         self.mover = position.turn
         limit = rules.entry_limit(roll)
         min_bar = self._min_bar = -1 if limit is None else ((start >> st.BAR_SHIFT) & 15) - limit
-        all_dice = tuple(sorted(roll.dice, reverse=True))
+        all_dice = DICE_LEFT[tuple(sorted(roll.dice, reverse=True))]
         self.start_node: Node = (start, all_dice)
         # One generation gives everything: level by level, every node's successors (a whole
         # level in one call, kept as keys; the moves are named only when asked for), then the
@@ -159,7 +166,7 @@ class TurnMap:
                 for i, die in enumerate(rest):
                     if i and rest[i - 1] == die:
                         continue
-                    after = rest[:i] + rest[i + 1:]
+                    after = DICE_LEFT[rest[:i] + rest[i + 1:]]
                     starts, reached = expand(boards, die, min_bar, -1 if after else enter_only)
                     groups.append(Expansion(die, after, boards, starts, reached))
                     band = bands.get(after)
