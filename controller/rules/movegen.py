@@ -255,17 +255,22 @@ class MoveGenerator:
         bear_off_points = self.bear_off_points
         all_ones, bar_shift, bar_bit, chunk_mask = _ALL_ONES, _BAR_SHIFT, _BAR_BIT, _CHUNK_MASK
         with_bar, without_bar = _FROM_BOARD_AND_BAR[BAR], _FROM_BOARD[BAR]
+        bar_field = 15 << bar_shift
+        no_bar = with_bar if 0 > min_bar else without_bar  # the origins of a board with no checker to enter
         for state in boards:
             mark(len(reached))
             above = state >> 1 | state >> 2 | state >> 3
             occupied = (above | state) & all_ones
-            bar = (state >> bar_shift) & 15
-            if bar and bar_first:
-                sources = bar_bit
-            elif bar == enter_only:
-                sources = bar_bit if bar > min_bar else 0
+            if not state & bar_field:  # most boards: nothing to enter (and ``enter_only`` is never 0)
+                sources = occupied & no_bar
             else:
-                sources = occupied & (with_bar if bar > min_bar else without_bar)
+                bar = (state >> bar_shift) & 15
+                if bar_first:
+                    sources = bar_bit
+                elif bar == enter_only:
+                    sources = bar_bit if bar > min_bar else 0
+                else:
+                    sources = occupied & (with_bar if bar > min_bar else without_bar)
             if hitting:
                 high = sources & ~(above >> align) & landing
                 code = high | (high & occupied >> align) << 1
