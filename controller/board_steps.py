@@ -66,7 +66,8 @@ class BoardSteps(ControllerState):
             tracker, last = state.turn.tracker, state.last_legal
         else:
             tracker, last = Tracker(StillMap(self.settings.rules, self.game.position)), None
-        verdict = self._off_plan(state, tracker.judge(reading, last))
+        rolled = isinstance(state, Moving) and bool(state.held)
+        verdict = self._off_plan(state, tracker.judge(reading, last, opponent_rolled=rolled))
         before, self._verdict = self._verdict, verdict
         if isinstance(state, Moving) and state.held and verdict.kind is Kind.LEGAL and (
             before is None or before.kind is not Kind.LEGAL

@@ -129,7 +129,10 @@ def _search_from(
     reach = turn.reach
     # first the plays the board shows as they were left (but for blots hit since): the next
     # turn may show them settled; the complete board last seen first of all
-    near = reach.finished_before(board, later, mover_later=False)
+    # a play the board showed with blots on the bar or pool hit them: a play that leaves
+    # them on their points is no explanation (an illegal move making its board looks so)
+    hit_shown = _opponent_bar(last_legal)
+    near = [key for key in reach.finished_before(board, later, mover_later=False) if _opponent_bar(key) >= hit_shown]
     if not turn_map.is_complete(last_legal) and turn.complete_seen is not None:
         last_legal = turn.complete_seen  # the board went back since (a hit undoing the play)
     part_made: frozenset[int] = frozenset()
@@ -158,7 +161,11 @@ def _search_from(
         bar = max(shown, turn.bar_seen)
 
         def unshown_hit(key: int) -> bool:
-            return key & MOVER == seen and _opponent_bar(key) > bar
+            if key & MOVER != seen or _opponent_bar(key) <= bar:
+                return False
+            # never on the bar at once: hit only if the board showed that many off their
+            # points (on the bar, in a hand), and none of them stands on its point again
+            return _opponent_bar(key) > turn.off_seen or reach.hits_standing(key, board)
 
         alike = [key for key in near if key != last_legal and key & MOVER == seen and not unshown_hit(key)]
         first = [last_legal]
@@ -199,7 +206,7 @@ def _search_from(
     # then the board further on: each of those plays, then the plays the mover has moved on
     # from since (with rolls held for a later turn of the mover), one run at a time
     far = reach.finished_before(board, later, mover_later=True, lifted=turn.lifted_evidence()) if len(rolls) > 1 else []
-    far = shown_first([key for key in far if not unshown_hit(key)])[:MAX_TRIED_FAR]
+    far = shown_first([key for key in far if not unshown_hit(key) and _opponent_bar(key) >= hit_shown])[:MAX_TRIED_FAR]
     tried = set(near)
     runs = iter(deeper)
     for key in [*[key for key, _, _ in deeper], *[key for key in far if key not in tried]]:

@@ -252,6 +252,10 @@ class Tracker:
         self.bar_seen = 0
         """The most of the opponent's checkers the bar (or pool) has shown in a reading judged
         (a blot hit in passing seen on its way, even while other zones were hidden)."""
+        self.off_seen = 0
+        """The most of the opponent's checkers a whole reading has shown off their points (on
+        the bar or pool, or missing: in a hand) before their roll, the blots of two hits seen
+        one at a time (after it, their own hand may hold one)."""
 
     @property
     def reach(self) -> Reach:
@@ -272,13 +276,18 @@ class Tracker:
         opponent = reading.side(self.mover.opponent)
         return self.map.key_of(mover, opponent)
 
-    def judge(self, reading: BoardReading, last_legal: int | None = None) -> Verdict:
+    def judge(self, reading: BoardReading, last_legal: int | None = None, opponent_rolled: bool = False) -> Verdict:
         """What this reading shows; among several explanations the one nearest
-        ``last_legal`` (else the fewest dice used) is taken."""
+        ``last_legal`` (else the fewest dice used) is taken.  ``opponent_rolled``: the next
+        player's roll is held (their hand may be at work: ``off_seen`` counts only before)."""
         turn_map = self.map
         self.bar_seen = max(self.bar_seen, reading.side(self.mover.opponent)[BAR])
         if reading.unreadable:
             return Verdict(Kind.HIDDEN)
+        if not opponent_rolled:
+            opponent = self.mover.opponent
+            off = reading.side(opponent)[BAR] + max(CHECKERS - reading.visible(opponent), 0)
+            self.off_seen = max(self.off_seen, off)
         if reading.overfull:
             return Verdict(Kind.WRONG, fault=Fault.OVERFULL)
         if reading.foreign:

@@ -110,10 +110,12 @@ def test_a_guessed_turn_played_otherwise_is_recorded_anew_and_the_journal_replay
     assert {colour for colour, _, _ in played} == {Colour.WHITE, Colour.BLACK}
 
 
-@pytest.mark.parametrize(("name", "seed", "illegal"), [("rally-hitting", 500215006, 0.2), ("rally", 710721321, 1.0),
-                                                      ("rally", 721121633, 1.0), ("rally-hitting", 720621618, 1.0)])
+@pytest.mark.parametrize(("name", "habit", "seed", "illegal"), [
+    ("rally-hitting", "all", 500215006, 0.2), ("rally", "all", 710721321, 1.0), ("rally", "all", 721121633, 1.0),
+    ("rally-hitting", "all", 720621618, 1.0), ("rally-hitting", "throws", 750622518, 0.2),
+    ("trictrac", "real", 780423412, 0.2)])
 def test_all_careless_habits_at_noise_7_5_keep_every_play_and_warn_every_illegal_move(
-        name: str, seed: int, illegal: float) -> None:
+        name: str, habit: str, seed: int, illegal: float) -> None:
     """Issue 8, all careless habits at 5x and noise 7.5.  Rally-hitting 500215006 lost the
     game (572 plays): 21/17 was first seen made with the blot on 12 already taken off by
     White's hand, so that lifted blot counted as evidence for 12/8; the hands played on
@@ -128,13 +130,19 @@ def test_all_careless_habits_at_noise_7_5_keep_every_play_and_warn_every_illegal
     (``Tracker.side_seen``).  Rally-hitting 720621618 lost the game from play 53: White's
     blot lifted by White's hand (its roll thrown early) read as hit in passing, and put
     back as White entering on the hit point; a hit whose blot the bar or pool never showed
-    is now the play that passed it (``held``)."""
+    is now the play that passed it (``held``).  Rally-hitting 750622518 (careless throws)
+    read 9/8/2* with the blot on 2 lifted as 9/3*/2*, the blot on 3 still standing
+    (``Reach.explain``: fewest hit blots standing).  Trictrac 780423412 (real hands):
+    12/6*, the blot seen on the bar, then 6/2 and Black's illegal move made a board that
+    12/8/2 and a Black play explained (a play leaving blots shown on the bar unhit is no
+    explanation); later Black's 13/11*/8*, the two blots seen off one at a time, was read
+    as 13/10/8* (``Tracker.off_seen``)."""
     from simulator.players import Behaviour
     from simulator.sensors import NoiseModel
     from simulator.table import Table
 
     table = Table(Settings(get_rule_set(name)), seed=seed, noise=NoiseModel.scaled(7.5),
-                  behaviour=Behaviour.careless("all", illegal_rate=illegal, speed=5.0))
+                  behaviour=Behaviour.careless(habit, illegal_rate=illegal, speed=5.0))
     report = table.play_match()
     table.close()
     assert report.mismatches == [] and report.false_warnings == []

@@ -178,6 +178,10 @@ class Reach:
                     break
         return key, hit
 
+    def hits_standing(self, key: int, board: int) -> bool:
+        """Does ``board`` show on its point a blot that legal state ``key`` has hit?"""
+        return bool(self._blots & empty(key) & ~empty(board))
+
     def may_still_hit(self, key: int) -> bool:
         """Is there a complete board with the mover's side of ``key`` that hits more blots
         (a checker carried past a blot, the blot not yet taken away)?"""
