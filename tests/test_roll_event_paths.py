@@ -167,3 +167,20 @@ def test_kept_patterns_and_dice_left_stay_out_of_the_collector() -> None:
     gc.collect()
     turn = TurnMap(rules, rules.start_position(), Roll(3, 3))
     assert not gc.is_tracked(turn._where)
+
+
+def test_turn_map_kept_by_position_and_roll_serves_only_its_rules() -> None:
+    """``turn_map`` keeps maps by position and roll: a map of another rule set for the same
+    turn is never served (it is built anew and replaces it), an equal rule set's is."""
+    from controller.rules import Roll, get_rule_set
+    from controller.rules.turn import turn_map
+
+    rally, hitting = get_rule_set("rally"), get_rule_set("rally-hitting")
+    start, roll = rally.start_position(), Roll(5, 2)
+    first = turn_map(rally, start, roll)
+    other = turn_map(hitting, start, roll)
+    assert other.rules is hitting and other is not first
+    assert turn_map(get_rule_set("rally-hitting"), start, roll) is other  # an equal rule set
+    again = turn_map(rally, start, roll)
+    assert again.rules is rally and again is not first and again.states() == first.states()
+    assert turn_map(rally, start, roll) is again

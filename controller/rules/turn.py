@@ -454,16 +454,20 @@ class TurnMap:
 RECENT_MAPS = 16
 """Turn maps kept by ``turn_map`` (a held roll's turn is built by the search, then again
 when the turn starts; a double's map takes a millisecond or two)."""
-_recent: dict[tuple[RuleSet, Position, Roll], TurnMap] = {}
+_recent: dict[tuple[Position, Roll], TurnMap] = {}
+"""The kept maps by position and roll; each map's own rules are checked (the same object as
+a rule: a rule set's hash sorts its options, and a dict hashes its key at every use)."""
 
 
 def turn_map(rules: RuleSet, position: Position, roll: Roll) -> TurnMap:
     """``TurnMap(rules, position, roll)``, the last ``RECENT_MAPS`` kept: a map is a pure
     function of its position and roll, so the same one serves every tracker of that turn."""
-    key = (rules, position, roll)
+    key = (position, roll)
     found = _recent.get(key)
-    if found is None:
-        found = _recent[key] = TurnMap(rules, position, roll)
+    if found is None or (found.rules is not rules and found.rules != rules):
+        found = TurnMap(rules, position, roll)
+        _recent.pop(key, None)  # another rule set's map of this turn: replaced, as the newest
+        _recent[key] = found
         if len(_recent) > RECENT_MAPS:
             del _recent[next(iter(_recent))]
     return found
