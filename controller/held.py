@@ -142,12 +142,14 @@ def _search_from(
         part_made = reach.completions(last_legal)
     side = turn.side_seen
 
+    bar_shown = turn.bar_seen
+
     def shown_first(keys: list[int]) -> list[int]:
         """``keys`` with the plays the board showed first: the mover's side seen whole (the
-        opponent's side wrong), then the ends of the play seen part made."""
-        if side is None and not part_made:
-            return keys
-        return sorted(keys, key=lambda key: (key & MOVER != side, key not in part_made))
+        opponent's side wrong), then the ends of the play seen part made, then the plays
+        that hit as many as the bar or pool has shown (a blot taken off before its hitter)."""
+        return sorted(keys, key=lambda key: (side is not None and key & MOVER != side, key not in part_made,
+                                             _opponent_bar(key) < bar_shown))
 
     near = shown_first(near)[:MAX_TRIED]
     unshown_hit = _no_hit_unshown
