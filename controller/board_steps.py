@@ -67,6 +67,7 @@ class BoardSteps(ControllerState):
         else:
             tracker, last = Tracker(StillMap(self.settings.rules, self.game.position)), None
         rolled = isinstance(state, Moving) and bool(state.held)
+        shown_before = tracker.complete_seen
         verdict = self._off_plan(state, tracker.judge(reading, last, opponent_rolled=rolled))
         before, self._verdict = self._verdict, verdict
         if isinstance(state, Moving) and state.held and verdict.kind is Kind.LEGAL and (
@@ -80,7 +81,7 @@ class BoardSteps(ControllerState):
             if resumed is not None:
                 return resumed
         if verdict.is_legal:
-            return self._on_legal(time, verdict)
+            return self._on_legal(time, verdict, shown_before)
         if verdict.kind is Kind.WRONG and isinstance(state, Moving) and state.held:
             caught = self._catch_up(time, reading)  # the mover had finished; the next player is under way?
             if isinstance(caught, Undecided):  # a hand at work after one of several plays
@@ -102,8 +103,9 @@ class BoardSteps(ControllerState):
             return self._output()
         return self._confirmed(time, self._output(frame=self._guidance()))
 
-    def _on_legal(self, time: float, verdict: Verdict) -> Output:
-        """A legal board: no warning; a complete play that wins, or has a roll held, ends the turn."""
+    def _on_legal(self, time: float, verdict: Verdict, shown_before: int | None = None) -> Output:
+        """A legal board: no warning; a complete play that wins, or has a roll held, ends the turn.
+        ``shown_before``: the complete board the tracker had last judged (a hit under way)."""
         if self._window is not None:
             self._window.lenient = False
         self._alarm.clear()
@@ -122,10 +124,13 @@ class BoardSteps(ControllerState):
                         return self._wait_for_blot(time)
                     return self._end_turn(time, play)
                 if state.held:
-                    if moved_on and hit_undone(seen, verdict.key):
-                        # the hit seen, then its checker back on the point it was hit from
+                    undone = seen if moved_on else shown_before
+                    if (undone is not None and undone != verdict.key and state.turn.map.is_complete(undone)
+                            and hit_undone(undone, verdict.key)):
+                        # the hit seen (on the board, or its blot on the bar with the hitter
+                        # not yet down), then its checker back on the point it was hit from
                         # while the next roll waits: the next player entering there?
-                        caught = self._catch_up_from(time, state, seen)
+                        caught = self._catch_up_from(time, state, undone)
                         if caught is not None:
                             return caught
                     if state.turn.tracker.reach.may_still_hit(verdict.key):  # the blot passed may still go

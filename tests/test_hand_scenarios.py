@@ -882,3 +882,31 @@ def test_the_start_stands_under_a_dropout_over_an_empty_zone_and_the_opening_thr
     assert t.phase is Phase.OPENING, t.message
     s.throw(5, 1)
     assert len(s.entries("opening")) == 1 and s.phase is Phase.MOVING, s.message
+
+
+def test_a_blot_hit_first_then_entered_on_its_point_after_the_next_roll_was_hit() -> None:
+    """Found by a 5x soak with all careless habits (backgammon, seed 790323709, noise 5):
+    12/6*/2 with the blot put on the bar before the hitter, carried straight to 2 as
+    Black's roll came; Black lifted the blot off the bar and entered it on the very point
+    it was hit from.  The board then showed 12/8/2 exactly and that was recorded: Black's
+    entry was excused as no move at all, and the game was lost.  A complete board whose
+    hit the board had shown under way, then undone with a roll held, is the next player
+    entering there."""
+    start = pos({24: 2, 13: 5, 12: 1, 8: 3, 7: 4}, {19: 1, 14: 5, 8: 4, 6: 5})
+    s = scene("backgammon", start=start)
+    s.set_position(start)
+    s.throw(6, 4)
+    s.move(s.zone(B, 19), s.zone(B, 25), B)  # the blot off first, to the bar
+    s.lift(s.zone(W, 12), W)
+    s.throw(6, 6)  # Black's roll, White's checker in the hand
+    s.place(s.zone(W, 2), W, settle=0.01)  # 12/6*/2, carried straight
+    s.lift(s.zone(B, 25), B)
+    s.place(s.zone(B, 19), B)  # bar/19: back on the point it was hit from
+    for _ in range(3):
+        s.move(s.zone(B, 14), s.zone(B, 8), B)
+    s.advance(1.5)
+    s.throw(2, 1)
+    s.advance(0.5)
+    assert_unwarned(s)
+    plays = [(e["colour"], e["roll"], e["play"]) for e in s.entries("turn")]
+    assert plays == [("white", [6, 4], "12/6*/2"), ("black", [6, 6], "bar/19 14/8(3)")], plays
