@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from hal.interfaces import BoardSnapshot, LightFrame, SnapshotEvent, Sound
 
-from .held import Undecided, explained_from_seen, hit_undone
+from .held import Undecided, bar_showed, explained_from_seen, hit_undone
 from .phases import AwaitRoll, GameOver, HeldRoll, Moving, Restore, Setup
 from .steps_base import ControllerState
 from .tracking import BoardReading, Kind, StillMap, Tracker, Verdict
@@ -124,12 +124,14 @@ class BoardSteps(ControllerState):
                         return self._wait_for_blot(time)
                     return self._end_turn(time, play)
                 if state.held:
+                    tracker = state.turn.tracker
                     undone = seen if moved_on else shown_before
                     if (undone is not None and undone != verdict.key and state.turn.map.is_complete(undone)
-                            and hit_undone(undone, verdict.key)):
+                            and hit_undone(undone, verdict.key) and (moved_on or bar_showed(tracker, undone))):
                         # the hit seen (on the board, or its blot on the bar with the hitter
-                        # not yet down), then its checker back on the point it was hit from
-                        # while the next roll waits: the next player entering there?
+                        # not yet down: a blot only lifted may be the next player's own
+                        # move), then its checker back on the point it was hit from while
+                        # the next roll waits: the next player entering there?
                         caught = self._catch_up_from(time, state, undone)
                         if caught is not None:
                             return caught

@@ -236,6 +236,12 @@ def _search_from(
     return (_TRANSIENT, transient) if transient is not None else None
 
 
+def bar_showed(turn: Tracker, key: int) -> bool:
+    """Has the bar (or pool) shown as many of the opponent's checkers as complete board
+    ``key`` puts there (its hits seen on their way, not only blots lifted)?"""
+    return turn.bar_seen >= _opponent_bar(key)
+
+
 def _no_hit_unshown(key: int) -> bool:
     """No complete board was seen: no hit is ruled out for want of its blot on the bar."""
     return False
