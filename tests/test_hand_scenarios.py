@@ -62,6 +62,11 @@ def assert_goes_on(s: Scene, mover: str, dice: tuple[int, int] = (2, 1)) -> None
     assert last["colour"] != mover, last
 
 
+def recorded(s: Scene) -> list[tuple[str, list[int], str]]:
+    """Every turn journalled so far: colour, roll and play."""
+    return [(e["colour"], e["roll"], e["play"]) for e in s.entries("turn")]
+
+
 def last_play(s: Scene, colour: str) -> str:
     """The play of the last turn journalled for ``colour``."""
     turns = [e for e in s.entries("turn") if e["colour"] == colour]
@@ -741,7 +746,7 @@ def test_a_run_of_passes_thrown_while_a_checker_is_in_hand_is_followed() -> None
     s.move(s.zone(B, 13), s.zone(B, 11), B)
     s.advance(1.5)
     assert_unwarned(s)
-    plays = [(e["colour"], e["roll"], e["play"]) for e in s.entries("turn")]
+    plays = recorded(s)
     assert plays == [("white", [6, 5], "bar/19"), ("black", [5, 4], ""), ("white", [5, 4], "")], plays
     assert s.message == "Black has played: next roll or Done", s.message
     s.press(Button.DONE)
@@ -773,7 +778,7 @@ def test_a_play_seen_part_made_is_the_one_caught_up_over_plays_that_end_alike_a_
     s.advance(1.5)
     assert_unwarned(s)
     s.press(Button.DONE)
-    plays = [(e["colour"], e["roll"], e["play"]) for e in s.entries("turn")]
+    plays = recorded(s)
     assert plays == [("white", [2, 1], "6/4 8/7"), ("black", [5, 4], ""), ("white", [3, 1], "7/4 9/8")], plays
 
 
@@ -798,7 +803,7 @@ def test_a_play_shown_whole_under_a_hand_lifting_the_next_turns_checker_is_the_p
     s.advance(1.5)
     assert_unwarned(s)
     s.press(Button.DONE)
-    plays = [(e["colour"], e["roll"], e["play"]) for e in s.entries("turn")]
+    plays = recorded(s)
     assert plays == [("white", [2, 1], "9/7 8/7"), ("black", [5, 4], ""), ("white", [3, 1], "7/4 6/5")], plays
 
 
@@ -827,7 +832,7 @@ def test_a_blot_lifted_and_put_back_by_the_next_player_was_passed_not_hit() -> N
     s.throw(3, 1)
     s.advance(1.5)
     assert_unwarned(s)
-    plays = [(e["colour"], e["roll"], e["play"]) for e in s.entries("turn")]
+    plays = recorded(s)
     assert plays == [("white", [4, 3], "8/4/1"), ("black", [5, 2], "13/8 13/11")], plays
 
 
@@ -855,7 +860,7 @@ def test_a_play_shown_complete_then_hit_back_by_the_next_player_is_recorded() ->
     s.press(Button.DONE)
     s.advance(2.5)
     assert_unwarned(s)
-    plays = [(e["colour"], e["roll"], e["play"]) for e in s.entries("turn")]
+    plays = recorded(s)
     assert plays == [("black", [1, 5], "pool/24/19"), ("white", [6, 1], "pool/24/18"),
                      ("black", [2, 1], "pool/23 19/18*")], plays
 
@@ -908,5 +913,5 @@ def test_a_blot_hit_first_then_entered_on_its_point_after_the_next_roll_was_hit(
     s.throw(2, 1)
     s.advance(0.5)
     assert_unwarned(s)
-    plays = [(e["colour"], e["roll"], e["play"]) for e in s.entries("turn")]
+    plays = recorded(s)
     assert plays == [("white", [6, 4], "12/6*/2"), ("black", [6, 6], "bar/19 14/8(3)")], plays
