@@ -398,6 +398,7 @@ LegalHands.TestCase.settings = settings(
     phases=(Phase.explicit, Phase.reuse, Phase.generate),
     report_multiple_bugs=False,
     database=None,
+    print_blob=True,
     max_examples=100,
     stateful_step_count=30,
     deadline=None,
@@ -448,6 +449,7 @@ PlainHands.TestCase.settings = settings(
     stateful_step_count=30,
     deadline=None,
     database=None,
+    print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large,
                            HealthCheck.large_base_example],
 )
