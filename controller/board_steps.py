@@ -135,13 +135,13 @@ class BoardSteps(ControllerState):
                         caught = self._catch_up_from(time, state, undone)
                         if caught is not None:
                             return caught
-                    if state.turn.tracker.reach.may_still_hit(verdict.key):  # the blot passed may still go
+                    if tracker.reach.may_still_hit(verdict.key):  # the blot passed may still go
                         if state.settle is None:
                             self._stay(replace(state, settle=time))
                         return self._confirmed(time, self._output(frame=self._guidance()))
                     rolls = tuple(h.roll for h in state.held)
                     if self._reading is not None and explained_from_seen(
-                        state.turn.tracker, rolls, self._reading, seen, verdict.key
+                        tracker, rolls, self._reading, seen, verdict.key
                     ):  # the blot the play seen passed, hit by a later turn? the boards to come tell
                         self._stay(replace(state, last_legal=seen))
                         return self._confirmed(time, self._output(frame=self._guidance()))

@@ -19,7 +19,7 @@ from .rules.reach import MOVER
 from .rules.state import NIBBLE, OPP, SHIFT
 from .rules.turn import TurnMap
 from .rules.turn import turn_map as turn_map_for
-from .rules.values import BAR, CHECKERS, Play, Position, Roll
+from .rules.values import BAR, Play, Position, Roll
 from .tracking import BoardReading, Kind, StillMap, Tracker
 
 MAX_TRIED = 6
@@ -132,7 +132,11 @@ def _search_from(
     # a play the board showed with blots on the bar or pool hit them: a play that leaves
     # them on their points is no explanation (an illegal move making its board looks so)
     hit_shown = _opponent_bar(last_legal)
-    near = [key for key in reach.finished_before(board, later, mover_later=False) if _opponent_bar(key) >= hit_shown]
+
+    def keeps_hits(key: int) -> bool:
+        return _opponent_bar(key) >= hit_shown
+
+    near = [key for key in reach.finished_before(board, later, mover_later=False) if keeps_hits(key)]
     if not turn_map.is_complete(last_legal) and turn.complete_seen is not None:
         last_legal = turn.complete_seen  # the board went back since (a hit undoing the play)
     part_made: frozenset[int] = frozenset()
@@ -140,9 +144,7 @@ def _search_from(
         # the play stood part made on the board: its ends come first (18/17 seen, then the
         # board one turn on, equally 20/19 then 19/17 or 18/17 then 20/18: it was 18/17)
         part_made = reach.completions(last_legal)
-    side = turn.side_seen
-
-    bar_shown = turn.bar_seen
+    side, bar_shown = turn.side_seen, turn.bar_seen
 
     def shown_first(keys: list[int]) -> list[int]:
         """``keys`` with the plays the board showed first: the mover's side seen whole (the
@@ -159,8 +161,7 @@ def _search_from(
         # or shows it in a hand (a blot carried straight from its point to another is a
         # move, not a hit and an entry), however far on the board is
         seen = last_legal & MOVER
-        shown = _opponent_bar(board) + max(CHECKERS - reading.visible(turn_map.mover.opponent), 0)
-        bar = max(shown, turn.bar_seen)
+        bar = max(reading.off_points(turn_map.mover.opponent), turn.bar_seen)
 
         def unshown_hit(key: int) -> bool:
             if key & MOVER != seen or _opponent_bar(key) <= bar:
@@ -208,7 +209,7 @@ def _search_from(
     # then the board further on: each of those plays, then the plays the mover has moved on
     # from since (with rolls held for a later turn of the mover), one run at a time
     far = reach.finished_before(board, later, mover_later=True, lifted=turn.lifted_evidence()) if len(rolls) > 1 else []
-    far = shown_first([key for key in far if not unshown_hit(key) and _opponent_bar(key) >= hit_shown])[:MAX_TRIED_FAR]
+    far = shown_first([key for key in far if not unshown_hit(key) and keeps_hits(key)])[:MAX_TRIED_FAR]
     tried = set(near)
     runs = iter(deeper)
     for key in [*[key for key, _, _ in deeper], *[key for key in far if key not in tried]]:

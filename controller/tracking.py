@@ -56,6 +56,12 @@ class BoardReading:
         """How many checkers of ``colour`` the sensors see."""
         return sum(self.side(colour))
 
+    def off_points(self, colour: Colour) -> int:
+        """How many checkers of ``colour`` are off the points: on the bar or pool, or not seen
+        at all (in a hand)."""
+        side = self.side(colour)
+        return side[BAR] + max(CHECKERS - sum(side), 0)
+
 
 class BoardReader:
     """Turns snapshots into counts per colour, through the board geometry of a rule set."""
@@ -281,13 +287,12 @@ class Tracker:
         ``last_legal`` (else the fewest dice used) is taken.  ``opponent_rolled``: the next
         player's roll is held (their hand may be at work: ``off_seen`` counts only before)."""
         turn_map = self.map
-        self.bar_seen = max(self.bar_seen, reading.side(self.mover.opponent)[BAR])
+        opponent = self.mover.opponent
+        self.bar_seen = max(self.bar_seen, reading.side(opponent)[BAR])
         if reading.unreadable:
             return Verdict(Kind.HIDDEN)
         if not opponent_rolled:
-            opponent = self.mover.opponent
-            off = reading.side(opponent)[BAR] + max(CHECKERS - reading.visible(opponent), 0)
-            self.off_seen = max(self.off_seen, off)
+            self.off_seen = max(self.off_seen, reading.off_points(opponent))
         if reading.overfull:
             return Verdict(Kind.WRONG, fault=Fault.OVERFULL)
         if reading.foreign:

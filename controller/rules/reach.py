@@ -172,8 +172,11 @@ class Reach:
         if not waiting:
             return key, hit
         for other, _, other_hit in self._by_mover[side]:
-            if not gone & ~other_hit and (other_hit & ~gone).bit_count() < waiting:
-                key, hit, waiting = other, other_hit, (other_hit & ~gone).bit_count()
+            if gone & ~other_hit:
+                continue
+            standing = (other_hit & ~gone).bit_count()
+            if standing < waiting:
+                key, hit, waiting = other, other_hit, standing
                 if not waiting:
                     break
         return key, hit
