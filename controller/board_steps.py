@@ -114,8 +114,9 @@ class BoardSteps(ControllerState):
             seen = state.last_legal
             moved_on = verdict.kind is Kind.COMPLETE and seen != verdict.key and state.turn.map.is_complete(seen)
             left = (seen, time) if moved_on else state.left
-            guessed_from = None if self._guesses_shown(state, verdict) else state.guessed_from
-            state = replace(state, last_legal=verdict.key, left=left, guessed_from=guessed_from)
+            if self._guesses_shown(state, verdict):
+                state = replace(state, guessed_from=None, guessed_hits=())
+            state = replace(state, last_legal=verdict.key, left=left)
             self._stay(state)
             if verdict.kind is Kind.COMPLETE:
                 play = state.turn.map.play_to(verdict.key)

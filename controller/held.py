@@ -243,6 +243,13 @@ def bar_showed(turn: Tracker, key: int) -> bool:
     return turn.bar_seen >= _opponent_bar(key)
 
 
+def hits_shown(turn: Tracker) -> int:
+    """How many of the opponent's checkers the bar (or pool) has shown beyond those there
+    when the turn began: blots its play hit, seen on their way."""
+    start = turn.map.start if isinstance(turn.map, TurnMap) else None
+    return 0 if start is None else max(0, turn.bar_seen - _opponent_bar(start))
+
+
 def _no_hit_unshown(key: int) -> bool:
     """No complete board was seen: no hit is ruled out for want of its blot on the bar."""
     return False

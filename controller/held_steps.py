@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .held import Undecided, finished_play, hit_undone
+from .held import Undecided, finished_play, hit_undone, hits_shown
 from .phases import HeldRoll, Moving
 from .steps_base import ControllerState
 from .tracking import Kind
@@ -144,10 +144,11 @@ class HeldSteps(ControllerState):
             return None
         seen = end is not None and end in (state.turn.tracker.complete_seen, state.last_legal)
         guessed_from = len(self.game.history) if state.guessed_from is None else state.guessed_from
+        guessed_hits = (*state.guessed_hits, hits_shown(state.turn.tracker))
         out = self._play_held_roll(time, finished.play)
         new = self._state
         if not seen and isinstance(new, Moving):  # the board never showed that play: a guess
-            guessed = replace(new, guessed_from=guessed_from)
+            guessed = replace(new, guessed_from=guessed_from, guessed_hits=guessed_hits)
             if not self._guesses_shown(guessed, self._verdict):  # (unless this very board shows it)
                 self._stay(guessed)
         if self._verdict is not None and self._verdict.kind is Kind.WRONG:

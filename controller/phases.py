@@ -108,6 +108,9 @@ class Moving:
     a board further on (the held rolls' catch-up, ``held_steps``) without the board ever showing its play
     complete: a wrong board looks at those again before it is warned about
     (``revise_steps``); a play the board showed is never revised."""
+    guessed_hits: tuple[int, ...] = ()
+    """For each turn from ``guessed_from`` on, the opponent's checkers the bar (or pool)
+    showed its play hit: a revision keeps those hits (a blot seen hit was not passed)."""
 
     kind: ClassVar[Phase] = Phase.MOVING
 

@@ -17,6 +17,7 @@ from .notation.moves import format_play
 from .phases import HeldRoll, Moving
 from .rules.game import TurnRecord
 from .rules.turn import turn_map as turn_map_for
+from .rules.values import Play
 from .steps_base import ControllerState
 from .tracking import Kind, Tracker, Verdict
 from .transitions import Trigger
@@ -77,9 +78,42 @@ class ReviseSteps(ControllerState):
             rolls = (*(record.roll for record in records[1:]), *rolls_now)  # type: ignore[union-attr]
             turn_map = turn_map_for(self.settings.rules, first.before, first.roll)  # kept for the new start
             found = finished_play(Tracker(turn_map), rolls, reading, turn_map.start, observed=False)
-            if isinstance(found, Finished) and turn_map.end_of(found.play) != turn_map.end_of(first.play):
+            if (isinstance(found, Finished) and turn_map.end_of(found.play) != turn_map.end_of(first.play)
+                    and self._keeps_hits_shown(state, first_index, found, rolls, reading)):
                 return self._record_anew(time, len(records), rolls, found)
         return None
+
+    def _keeps_hits_shown(self, state: Moving, first_index: int, found: Finished, rolls: tuple[Roll, ...],
+                          reading: BoardReading) -> bool:
+        """Does the run of turns re-read from the turn at ``first_index`` (``found``'s play,
+        then the plays the rolls since find, as the catch-up will) hit in each turn at least
+        the checkers the bar or pool showed that turn hit?  A blot seen hit was not passed:
+        a run leaving it standing explains an illegal move away (``Moving.guessed_hits``)."""
+        assert state.guessed_from is not None
+        shown = state.guessed_hits[first_index - state.guessed_from:]
+        records = self.game.history[first_index:]
+        first = records[0]
+        assert isinstance(first, TurnRecord)
+        turn_map = turn_map_for(self.settings.rules, first.before, first.roll)
+        play = found.play
+        for index in range(len(records)):
+            if index < len(shown) and sum(move.hit for move in play.moves) < shown[index]:
+                return False
+            if index + 1 == len(records):
+                return True
+            after = turn_map.position_of(turn_map.end_of(play)).with_turn(turn_map.mover.opponent)
+            turn_map = turn_map_for(self.settings.rules, after, rolls[index])
+            if turn_map.passes:
+                play = Play(())
+                continue
+            tracker = Tracker(turn_map)
+            if tracker.judge(reading).is_legal:
+                return True  # the board is of this turn: the run re-read is shorter
+            later = finished_play(tracker, rolls[index + 1:], reading, turn_map.start, observed=False)
+            if not isinstance(later, Finished):
+                return True  # the catch-up decides on the boards to come
+            play = later.play
+        return True
 
     def _record_anew(self, time: float, count: int, rolls: tuple[Roll, ...], found: Finished) -> Output:
         """Take back the last ``count`` turns and play them again from the board: the first

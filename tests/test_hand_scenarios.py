@@ -915,3 +915,35 @@ def test_a_blot_hit_first_then_entered_on_its_point_after_the_next_roll_was_hit(
     assert_unwarned(s)
     plays = recorded(s)
     assert plays == [("white", [6, 4], "12/6*/2"), ("black", [6, 6], "bar/19 14/8(3)")], plays
+
+
+def test_a_guessed_turn_whose_hit_the_bar_showed_is_not_re_read_to_excuse_an_illegal_move() -> None:
+    """Found by a 5x soak with hitting hands (trictrac and backgammon, seed 830624918,
+    noise 7.5): White's 8/6 24/23 and Black's 6/2* 8/5 were both recorded from boards a
+    turn further on (the next roll thrown with a checker in the hand), Black's hit seen on
+    the bar.  White then entered and moved 24/22 with 6-1; the board re-read the guessed
+    turns as 24/22 8/7 and 6/2 8/5, a hit the bar had shown undone, and the illegal move
+    went unwarned (the game was lost from its first play).  A re-reading keeps every hit
+    the bar or pool showed (``Moving.guessed_hits``)."""
+    s = opened("trictrac", dice=(2, 1))
+    s.move(s.zone(W, 8), s.zone(W, 6), W)
+    s.lift(s.zone(W, 24), W)
+    s.throw(4, 3)  # Black's roll, White's checker in the hand
+    s.place(s.zone(W, 23), W, settle=0.01)
+    s.move(s.zone(B, 6), s.zone(B, 2), B, settle=0.01)  # onto the blot at once
+    s.move(s.zone(W, 23), s.zone(W, 25), W)  # the blot to the bar: 6/2*
+    s.lift(s.zone(B, 8), B)
+    s.throw(1, 6)  # White's roll, Black's checker in the hand
+    s.place(s.zone(B, 5), B, settle=0.0)  # 8/5, White's hand already on its way
+    s.lift(s.zone(W, 25), W, settle=0.0)
+    s.place(s.zone(W, 24), W)  # bar/24
+    s.advance(LOOK)
+    assert_unwarned(s)
+    plays = [("white", [2, 1], "8/6 24/23"), ("black", [4, 3], "6/2* 8/5")]
+    assert recorded(s) == plays, recorded(s)
+    assert s.controller._state.guessed_from is not None  # both turns are guesses
+    since = s.now
+    s.move(s.zone(W, 24), s.zone(W, 22), W)  # 24/22: no 2 to play
+    s.advance(LOOK)
+    assert s.warnings(since) == 1 and s.message.startswith("Illegal"), s.message
+    assert recorded(s) == plays, recorded(s)
