@@ -7,6 +7,9 @@ journal, lights, sounds) by kind of verdict, and every roll (where the turn's le
 are computed).  The time is the thread's CPU time, so other processes on a busy machine do
 not count, but the garbage collector does: it runs as the process runs it (on, frozen
 after start-up as ``trictrac simulate`` freezes it; ``--no-gc`` turns it off to compare).
+The work the pump does while no event waits (``controller.idle``, as the runner's loop on
+a real board: the young garbage collected, the next turn's maps built before the roll) is
+not timed: no event waits on it.
 
 A pathological section times ``Tracker.judge`` alone on readings no game is likely to
 show: trictrac 2-2 turns with 750-1,000 legal states, 3 to 8 of the mover's checkers in

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence, TextIO
 
 from . import cli_args
 from .collector import settle_after_startup
+from .idle import work_while_idle
 from .inputs import InputError, check_journal_path, check_records_folder, read_input, read_lines
 from .journal_entries import TurnEntry
 from .notation.bounded_json import JsonInputError, load_json
@@ -432,6 +433,7 @@ def _run_board(args, config, controller, begin, journal, say, stdin) -> int:  # 
     try:
         while not stopping.is_set():
             runner.step(wait=0.25)
+            work_while_idle(controller, lambda: len(events) > 0)  # the next roll's maps, the young garbage
             if server is not None and link.state is not link_state:  # the page shows the link at once
                 link_state = link.state
                 publish()

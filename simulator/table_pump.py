@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
+from controller.idle import work_while_idle
 from controller.journal import Journal
 from controller.machine import Controller, Output
 from controller.runner import BoardRunner
@@ -95,12 +96,14 @@ class TablePump:
         device has had every light frame and the link has handled every answer."""
         if self.serial is None:
             self._handle_queued()
-            return
-        while True:
-            self.serial.exchange()
-            if not len(self.sim.queue):
-                return
-            self._handle_queued()
+        else:
+            while True:
+                self.serial.exchange()
+                if not len(self.sim.queue):
+                    break
+                self._handle_queued()
+        # nothing waits now: untimed, as a real board's loop does it between events
+        work_while_idle(self.controller, lambda: len(self.sim.queue) > 0)
 
     def close(self) -> None:
         """Release the serial link and virtual device, if any (the plain path holds nothing)."""

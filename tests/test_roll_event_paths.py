@@ -169,12 +169,15 @@ def test_kept_patterns_and_dice_left_stay_out_of_the_collector() -> None:
     assert not gc.is_tracked(turn._where)
 
 
-def test_turn_map_kept_by_position_and_roll_serves_only_its_rules() -> None:
+def test_turn_map_kept_by_position_and_roll_serves_only_its_rules(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """``turn_map`` keeps maps by position and roll: a map of another rule set for the same
     turn is never served (it is built anew and replaces it), an equal rule set's is."""
     from controller.rules import Roll, get_rule_set
+    from controller.rules import turn
     from controller.rules.turn import turn_map
 
+    monkeypatch.setattr(turn, "_ahead", {})  # no map built ahead by a simulation this process ran
+    monkeypatch.setattr(turn, "_recent", {})
     rally, hitting = get_rule_set("rally"), get_rule_set("rally-hitting")
     start, roll = rally.start_position(), Roll(5, 2)
     first = turn_map(rally, start, roll)

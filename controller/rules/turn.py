@@ -210,6 +210,18 @@ class TurnMap:
                     self._remeet(levels, used)
                     return
 
+    def for_roll(self, roll: Roll) -> TurnMap:
+        """This map for the same dice thrown in another order: the boards, moves and
+        finals are the same; only the play found to each board (first die tried first) is
+        the roll's own, so a copy starts without the plays found."""
+        if roll == self.roll:
+            return self
+        if sorted(roll.dice) != sorted(self.roll.dice):
+            raise ValueError(f"{roll} is not {self.roll} in another order")
+        other = object.__new__(TurnMap)
+        other.__dict__.update(self.__dict__, roll=roll, _paths=None, _ends={})
+        return other
+
     def _remeet(self, levels: list[list[tuple[Dice, Level]]], used: int) -> None:
         """``_where`` and ``_more`` built node by node, for a turn that meets a board twice."""
         where, more = self._where, self._more
@@ -457,17 +469,63 @@ when the turn starts; a double's map takes a millisecond or two)."""
 _recent: dict[tuple[Position, Roll], TurnMap] = {}
 """The kept maps by position and roll; each map's own rules are checked (the same object as
 a rule: a rule set's hash sorts its options, and a dict hashes its key at every use)."""
+ROLLS_AHEAD: tuple[Roll, ...] = (
+    *(Roll(die, die) for die in range(6, 0, -1)), *(Roll(a, b) for a in range(6, 0, -1) for b in range(a - 1, 0, -1))
+)
+"""Every roll, the doubles (the costly maps) first, each high die first."""
+AHEAD_POSITIONS = 2
+"""Positions whose maps ``build_ahead`` keeps (the board may show one play, then another)."""
+_ahead: dict[Position, tuple[RuleSet, dict[tuple[int, int], TurnMap]]] = {}
+"""Maps built ahead of their roll, by position, then by the roll's dice high first."""
 
 
 def turn_map(rules: RuleSet, position: Position, roll: Roll) -> TurnMap:
     """``TurnMap(rules, position, roll)``, the last ``RECENT_MAPS`` kept: a map is a pure
-    function of its position and roll, so the same one serves every tracker of that turn."""
+    function of its position and roll, so the same one serves every tracker of that turn;
+    a map ``build_ahead`` made while the board was idle is taken, not built again."""
     key = (position, roll)
     found = _recent.get(key)
     if found is None or (found.rules is not rules and found.rules != rules):
-        found = TurnMap(rules, position, roll)
+        found = _built_ahead(rules, position, roll) or TurnMap(rules, position, roll)
         _recent.pop(key, None)  # another rule set's map of this turn: replaced, as the newest
         _recent[key] = found
         if len(_recent) > RECENT_MAPS:
             del _recent[next(iter(_recent))]
     return found
+
+
+def _built_ahead(rules: RuleSet, position: Position, roll: Roll) -> TurnMap | None:
+    """The map of this turn ``build_ahead`` made, as for ``roll`` (its dice in the order
+    thrown); the position's other maps are let go (its roll is thrown)."""
+    kept = _ahead.get(position)
+    if kept is None or (kept[0] is not rules and kept[0] != rules):
+        return None
+    found = kept[1].get((roll.high, roll.low))
+    if found is None:
+        return None
+    del _ahead[position]
+    return found.for_roll(roll)
+
+
+def build_ahead(rules: RuleSet, position: Position) -> bool:
+    """Build one more map of the turn from ``position`` before its roll is thrown (doubles
+    first), for ``turn_map`` to take at the roll; False when every roll's map is built.
+    Called while no event waits, one map a call, so an event never waits for more than one;
+    the maps of the last ``AHEAD_POSITIONS`` positions are kept."""
+    kept = _ahead.get(position)
+    if kept is None or (kept[0] is not rules and kept[0] != rules):
+        kept = (rules, {})
+        _ahead.pop(position, None)
+        _ahead[position] = kept
+        if len(_ahead) > AHEAD_POSITIONS:
+            del _ahead[next(iter(_ahead))]
+    maps = kept[1]
+    if len(maps) == len(ROLLS_AHEAD):
+        return False
+    roll = ROLLS_AHEAD[len(maps)]
+    found = _recent.get((position, roll))
+    if found is None or (found.rules is not rules and found.rules != rules):
+        found = TurnMap(rules, position, roll)
+        found.next_moves(found.start)  # the roll's first lights: kept, for either order of the dice
+    maps[roll.first, roll.second] = found
+    return True

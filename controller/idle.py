@@ -1,0 +1,55 @@
+"""What the board does while no event waits: the work that would otherwise fall inside the
+next roll.
+
+A roll is the event that builds its turn's map, and a double's map (thousands of boards)
+takes a millisecond or more; the collector's young generation, due every few hundred new
+objects, lands inside whichever event passes its threshold.  Both can be done before the
+roll: ``work_while_idle`` collects the young generation (``collector.collect_young``) and
+then builds, one map at a time, the maps of every roll from the position the next roll
+will be played from (``rules.turn.build_ahead``), while its caller says nothing waits.
+The caller is whatever waits for the board's events: the runner's loop on a real board,
+the simulator's pump between performance steps.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from .collector import collect_young
+from .phases import Phase
+from .rules.turn import build_ahead
+from .tracking import Kind
+
+if TYPE_CHECKING:
+    from .machine import Controller
+    from .rules.values import Position
+
+
+def next_position(controller: Controller) -> Position | None:
+    """The position the next roll will be played from, as far as the board shows it now:
+    the game's while a roll is awaited; during a turn, the end of the complete play the
+    board shows (the next roll usually ends the turn there); else None."""
+    phase = controller.phase
+    if phase is Phase.AWAIT_ROLL:
+        return controller.game.position
+    if phase is not Phase.MOVING:
+        return None
+    verdict, moving = controller.last_verdict, controller.turn_in_progress
+    if verdict is None or verdict.kind is not Kind.COMPLETE or verdict.key is None or moving is None:
+        return None
+    return controller.settings.rules.position_after(verdict.key, moving[0])
+
+
+def work_while_idle(controller: Controller, waiting: Callable[[], bool]) -> None:
+    """Collect the young garbage, then build the next turn's maps one at a time until all
+    are built or ``waiting()`` says an event has come."""
+    collect_young()
+    position = next_position(controller)
+    if position is None or position.winner() is not None:
+        return
+    rules = controller.settings.rules
+    while not waiting() and build_ahead(rules, position):
+        pass
+
+
+__all__ = ["next_position", "work_while_idle"]

@@ -1,0 +1,157 @@
+"""Work done while no event waits (``controller.idle``): the next turn's maps, built before
+the roll, serve the roll exactly as maps built at it would; the collector's young
+generation is collected then, not inside an event."""
+
+from __future__ import annotations
+
+import gc
+from typing import Iterator
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from controller import collector
+from controller.machine import Controller, Settings
+from controller.rules import Roll, TurnMap, get_rule_set
+from controller.rules import turn as turn_module
+from controller.rules.turn import ROLLS_AHEAD, build_ahead, turn_map
+from hal.interfaces import DiceEvent
+from simulator.table import simulate
+
+try:  # pytest puts tests/ on the path (rootdir without __init__.py) ...
+    from strategies import cases, rolls
+except ImportError:  # ... or the repository root, when tests/ is a package
+    from tests.strategies import cases, rolls  # type: ignore[no-redef]
+
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.fixture(autouse=True)
+def fresh_maps(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Each test starts with no map kept or built ahead."""
+    monkeypatch.setattr(turn_module, "_recent", {})
+    monkeypatch.setattr(turn_module, "_ahead", {})
+    yield
+
+
+def same_map(got: TurnMap, fresh: TurnMap) -> None:
+    """Two maps of one turn answer alike: states, finals, plays, and moves on the way."""
+    assert got.roll == fresh.roll
+    assert got.states() == fresh.states()
+    assert (got.dice_to_use, got.passes) == (fresh.dice_to_use, fresh.passes)
+    finals = [key for key in fresh.states() if fresh.is_complete(key)]
+    assert [key for key in got.states() if got.is_complete(key)] == finals
+    assert got.plays() == fresh.plays()
+    for key in finals[:: max(1, len(finals) // 20)]:
+        play = got.play_to(key)
+        assert play == fresh.play_to(key) and got.end_of(play) == key
+    for key in fresh.states()[:: max(1, len(fresh.states()) // 20)]:
+        assert got.next_moves(key) == fresh.next_moves(key)
+        assert got.remaining_dice(key) == fresh.remaining_dice(key)
+
+
+@SETTINGS
+@given(cases(), rolls())
+def test_a_map_for_the_dice_thrown_the_other_way_is_that_rolls_map(case, roll: Roll) -> None:
+    rules, position, _ = case
+    other = Roll(roll.second, roll.first)
+    built = TurnMap(rules, position, roll)
+    built.plays()  # its own plays found first: the copy must find its own
+    same_map(built.for_roll(other), TurnMap(rules, position, other))
+    assert built.for_roll(roll) is built
+
+
+def test_for_roll_refuses_other_dice() -> None:
+    rules = get_rule_set("trictrac")
+    with pytest.raises(ValueError):
+        TurnMap(rules, rules.start_position(), Roll(5, 2)).for_roll(Roll(5, 3))
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+def test_maps_built_ahead_serve_every_roll(case) -> None:
+    """``build_ahead`` builds one map a call, every roll once (high die first), then says
+    it is done; ``turn_map`` serves them for the dice in either order."""
+    rules, position, _ = case
+    calls = 0
+    while build_ahead(rules, position):
+        calls += 1
+    assert calls == len(ROLLS_AHEAD) == 21 and not build_ahead(rules, position)
+    built = turn_module._ahead[position]
+    for first in range(1, 7):
+        for second in range(1, 7):
+            roll = Roll(first, second)
+            turn_module._ahead[position] = built
+            turn_module._recent.clear()
+            kept = built[1][roll.high, roll.low]
+            got = turn_map(rules, position, roll)
+            assert got is kept if roll == kept.roll else got.roll == roll
+            assert position not in turn_module._ahead  # the roll is thrown: the others let go
+            same_map(got, TurnMap(rules, position, roll))
+
+
+def test_maps_built_ahead_serve_only_their_rules() -> None:
+    rally, hitting = get_rule_set("rally"), get_rule_set("rally-hitting")
+    start = rally.start_position()
+    while build_ahead(rally, start):
+        pass
+    built = turn_module._ahead[start]
+    other = turn_map(hitting, start, Roll(6, 6))
+    assert other.rules is hitting and other is not built[1][6, 6]
+    assert turn_module._ahead[start] is built  # still there for its own rules
+    assert turn_map(rally, start, Roll(5, 2)) is built[1][5, 2]
+
+
+def test_maps_built_ahead_are_kept_for_the_last_positions_only() -> None:
+    rules = get_rule_set("backgammon")
+    start = rules.start_position()
+    opening = TurnMap(rules, start, Roll(3, 1))
+    after = rules.position_after(next(k for k in opening.states() if opening.is_complete(k)), start.turn)
+    positions = [start, start.with_turn(start.turn.opponent), after]
+    for position in positions:
+        build_ahead(rules, position)
+    assert list(turn_module._ahead) == positions[-turn_module.AHEAD_POSITIONS:]
+
+
+def test_simulated_rolls_take_the_maps_built_while_idle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through ``simulate`` (whose pump works while idle, as the runner's loop does), the
+    roll events themselves build almost no map: the board showed the play before the roll."""
+    built = {"rolls": 0, "in rolls": 0}
+    inside = [False]
+    make, handle = TurnMap.__init__, Controller.handle
+
+    def counting_init(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        built["in rolls"] += inside[0]
+        make(self, *args, **kwargs)
+
+    def timed_handle(self, event):  # type: ignore[no-untyped-def]
+        inside[0] = isinstance(event, DiceEvent)
+        built["rolls"] += inside[0]
+        try:
+            return handle(self, event)
+        finally:
+            inside[0] = False
+
+    monkeypatch.setattr(TurnMap, "__init__", counting_init)
+    monkeypatch.setattr(Controller, "handle", timed_handle)
+    report = simulate(Settings(get_rule_set("rally-hitting")), 2, seed=5, noise=0.5, illegal_rate=0.2)
+    assert not report.mismatches
+    assert built["rolls"] > 100 and built["in rolls"] <= built["rolls"] // 20
+
+
+def test_collect_young_collects_as_the_default_threshold_would() -> None:
+    """After ``settle_after_startup`` the automatic young collections wait for
+    ``YOUNG_LIMIT`` new objects; ``collect_young`` collects once ``YOUNG`` are new."""
+    before = gc.get_threshold()
+    try:
+        collector.settle_after_startup()
+        assert gc.get_threshold()[0] == collector.YOUNG_LIMIT
+        gc.collect()
+        assert collector.collect_young() == -1  # hardly anything new
+        kept = [[] for _ in range(collector.YOUNG)]
+        assert collector.collect_young() in (0, 1, 2)
+        assert gc.get_count()[0] < collector.YOUNG
+        del kept
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
