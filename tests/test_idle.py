@@ -14,7 +14,7 @@ from controller import collector
 from controller.machine import Controller, Settings
 from controller.rules import Roll, TurnMap, get_rule_set
 from controller.rules import turn as turn_module
-from controller.rules.turn import ROLLS_AHEAD, build_ahead, turn_map
+from controller.rules.turn import ROLLS_AHEAD, build_ahead, find_play_ahead, turn_map
 from hal.interfaces import DiceEvent
 from simulator.table import simulate
 
@@ -110,6 +110,21 @@ def test_maps_built_ahead_are_kept_for_the_last_positions_only() -> None:
     for position in positions:
         build_ahead(rules, position)
     assert list(turn_module._ahead) == positions[-turn_module.AHEAD_POSITIONS:]
+
+
+def test_the_play_shown_complete_is_found_while_idle() -> None:
+    """``find_play_ahead`` finds the play to a complete board in the kept map of its turn,
+    which keeps it for the roll's ``play_to``; a turn whose map is not kept is left alone."""
+    rules = get_rule_set("trictrac")
+    start, roll = rules.start_position(), Roll(4, 4)
+    kept = turn_map(rules, start, roll)
+    key = [k for k in kept.states() if kept.is_complete(k)][-1]
+    find_play_ahead(rules, start, roll, key)
+    assert kept._paths is not None and key in kept._paths._one
+    assert kept.play_to(key) is kept._paths._one[key]
+    assert kept.play_to(key) == TurnMap(rules, start, roll).play_to(key)
+    find_play_ahead(rules, start, Roll(2, 1), key)
+    assert (start, Roll(2, 1)) not in turn_module._recent
 
 
 def test_simulated_rolls_take_the_maps_built_while_idle(monkeypatch: pytest.MonkeyPatch) -> None:
