@@ -45,8 +45,11 @@ def next_position(controller: Controller) -> Position | None:
 
 
 def work_while_idle(controller: Controller, waiting: Callable[[], bool]) -> None:
-    """Collect the young garbage, then build the next turn's maps one at a time until all
-    are built or ``waiting()`` says an event has come."""
+    """Collect the young garbage, find the play shown complete, then build the next turn's
+    maps one at a time until all are built or ``waiting()`` says an event has come (with
+    one waiting already, nothing is done: the event comes first)."""
+    if waiting():
+        return
     collect_young()
     position = next_position(controller)
     if position is None or position.winner() is not None:

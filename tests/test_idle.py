@@ -5,13 +5,16 @@ generation is collected then, not inside an event."""
 from __future__ import annotations
 
 import gc
+from types import SimpleNamespace
 from typing import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
 from controller import collector
+from controller.idle import work_while_idle
 from controller.machine import Controller, Settings
+from controller.phases import Phase
 from controller.rules import Roll, TurnMap, get_rule_set
 from controller.rules import turn as turn_module
 from controller.rules.turn import ROLLS_AHEAD, build_ahead, find_play_ahead, turn_map
@@ -125,6 +128,21 @@ def test_the_play_shown_complete_is_found_while_idle() -> None:
     assert kept.play_to(key) == TurnMap(rules, start, roll).play_to(key)
     find_play_ahead(rules, start, Roll(2, 1), key)
     assert (start, Roll(2, 1)) not in turn_module._recent
+
+
+def test_idle_work_gives_way_to_a_waiting_event() -> None:
+    """With an event waiting nothing is done; otherwise one map a time, until one comes."""
+    rules = get_rule_set("backgammon")
+    position = rules.start_position()
+    awaiting = SimpleNamespace(phase=Phase.AWAIT_ROLL, game=SimpleNamespace(position=position),
+                               settings=SimpleNamespace(rules=rules))
+    work_while_idle(awaiting, lambda: True)  # type: ignore[arg-type]
+    assert position not in turn_module._ahead
+    answers = iter([False, False, False, True])  # idle, a map, a map, an event
+    work_while_idle(awaiting, lambda: next(answers))  # type: ignore[arg-type]
+    assert list(turn_module._ahead[position][1]) == [(6, 6), (5, 5)]
+    work_while_idle(awaiting, lambda: False)  # type: ignore[arg-type]
+    assert len(turn_module._ahead[position][1]) == len(ROLLS_AHEAD)
 
 
 def test_simulated_rolls_take_the_maps_built_while_idle(monkeypatch: pytest.MonkeyPatch) -> None:
