@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.collector import settle_after_startup  # noqa: E402
+from controller.collector import collect_young, settle_after_startup  # noqa: E402
 from controller.machine import Settings  # noqa: E402
 from controller.rules import BLACK, WHITE, Position, Roll, RuleSet, TurnMap, get_rule_set, rule_set_names  # noqa: E402
 from controller.tracking import BoardReader, BoardReading, Tracker  # noqa: E402
@@ -117,6 +117,7 @@ def measure_pathological(seed: int, draws: int = 6) -> dict[str, dict[str, float
         states.append(len(turn_map.states()))
         tracker = Tracker(turn_map)
         for reading in readings:
+            collect_young()  # untimed, as the runner's loop does between events (controller.idle)
             start = time.thread_time_ns()
             verdict = tracker.judge(reading, turn_map.start)
             times.append(time.thread_time_ns() - start)
