@@ -111,6 +111,8 @@ def _search(
         return None
     board = turn.key(reading)
     found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget)
+    if found is not None:
+        turn.run_seen = found[1]
     if (top and found is not None and found[0] == _SETTLED and board & MOVER == turn_map.start & MOVER
             and found[1] not in (turn.complete_seen, last_legal)):
         # the mover's side as it was before the roll: a play never shown undone by hits
@@ -149,9 +151,11 @@ def _search_from(
     def shown_first(keys: list[int]) -> list[int]:
         """``keys`` with the plays the board showed first: the mover's side seen whole (the
         opponent's side wrong), then the ends of the play seen part made, then the plays
-        that hit as many as the bar or pool has shown (a blot taken off before its hitter)."""
+        that hit as many as the bar or pool has shown (a blot taken off before its hitter);
+        among equals the play that began the run last found (``Tracker.run_seen``: a board a hand
+        keeps changing follows that run, and a search cut short by its budget tries it first)."""
         return sorted(keys, key=lambda key: (side is not None and key & MOVER != side, key not in part_made,
-                                             _opponent_bar(key) < bar_shown))
+                                             _opponent_bar(key) < bar_shown, key != turn.run_seen))
 
     near = shown_first(near)[:MAX_TRIED]
     unshown_hit = _no_hit_unshown
@@ -162,9 +166,12 @@ def _search_from(
         # move, not a hit and an entry), however far on the board is
         seen = last_legal & MOVER
         bar = max(reading.off_points(turn_map.mover.opponent), turn.bar_seen)
+        seen_hits = _opponent_bar(last_legal)
 
         def unshown_hit(key: int) -> bool:
-            if key & MOVER != seen or _opponent_bar(key) <= bar:
+            # (a play hitting no more than the one seen hit no blot that one passed: 6/5*/1
+            # for 6/2*/1, each over a blot)
+            if key & MOVER != seen or _opponent_bar(key) <= (bar if key == last_legal else max(bar, seen_hits)):
                 return False
             # never on the bar at once: hit only if the board showed that many off their
             # points (on the bar, in a hand), and none of them stands on its point again

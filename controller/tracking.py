@@ -262,6 +262,9 @@ class Tracker:
         """The most of the opponent's checkers a whole reading has shown off their points (on
         the bar or pool, or missing: in a hand) before their roll, the blots of two hits seen
         one at a time (after it, their own hand may hold one)."""
+        self.run_seen: int | None = None
+        """The mover's complete board that began the run of turns last found to explain a
+        board (``controller.held``): the next board, a hand still at work, tries it first."""
 
     @property
     def reach(self) -> Reach:

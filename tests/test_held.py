@@ -193,3 +193,43 @@ def test_a_run_of_turns_where_an_entry_is_hit_back_is_followed_to_its_end() -> N
     white = TurnMap(trictrac, after, Roll(1, 1))
     found = finished_play(Tracker(white), (Roll(2, 1),), reading, white.start, observed=False)
     assert isinstance(found, Finished) and white.end_of(found.play) == white.end_of(plays[1][1])
+
+
+def test_a_play_hitting_no_more_than_the_play_seen_is_no_hit_unshown() -> None:
+    """Backgammon, found by a 5x soak with hitting hands (seed 850525515, noise 5): White's
+    4-1 from 6 lands on a Black blot either way, 6/5*/1 or 6/2*/1.  The board showed 6/2*/1
+    (the hit under way, the blot in a hand), then Black entered on the blot point of 5 and
+    moved 13/7: only 6/5*/1 explains that.  It had been ruled out as a hit the bar never
+    showed, although the play seen hits as many; the game was lost from its ninth play."""
+    start = Position.from_counts({24: 2, 13: 5, 8: 3, 6: 5}, {23: 1, 20: 1, 13: 5, 8: 3, 6: 5})
+    turn_map = TurnMap(RULES, start, Roll(4, 1))
+    seen = turn_map.end_of(Play((Move(6, 2, 4, True), Move(2, 1, 1))))
+    played = Play((Move(6, 5, 1, True), Move(5, 1, 4)))
+    assert seen is not None and turn_map.end_of(played) is not None
+    after = RULES.apply(start, played)
+    board = RULES.apply(after, Play((Move(25, 20, 5), Move(13, 7, 6))))
+    found = finished_play(Tracker(turn_map), (Roll(6, 5),), READER.position_reading(board), seen)
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(played)
+
+
+def test_the_run_followed_on_an_earlier_board_is_tried_first_further_on() -> None:
+    """Four turns made unseen after White's 13/10/9: the search's work budget runs out among
+    White's other plays before it reaches that one.  Once a board nearer the start was
+    explained by it (the tracker keeps the run it followed, ``Tracker.run_seen``), the board
+    further on follows the same run first and is explained (trictrac 780423412 at 5x went
+    astray from play 150 this way, the next player's hands always at work)."""
+    rolls = (Roll(3, 1), Roll(6, 4), Roll(2, 1), Roll(5, 2))
+    first = Play((Move(13, 10, 3), Move(10, 9, 1)))
+    position = RULES.apply(START, first)
+    boards = []
+    for roll in rolls[1:]:
+        position = RULES.apply(position, _play(position, roll, lambda p: not any(m.hit for m in p)))
+        boards.append(READER.position_reading(position))
+    turn_map = TurnMap(RULES, START, rolls[0])
+    assert finished_play(Tracker(turn_map), rolls[1:], boards[-1], turn_map.start) is None  # the budget runs out
+    tracker = Tracker(turn_map)
+    found = finished_play(tracker, rolls[1:2], boards[0], turn_map.start)
+    assert isinstance(found, Finished) and tracker.run_seen == turn_map.end_of(first)
+    tracker.kept.clear()  # not what was kept: the run it followed
+    found = finished_play(tracker, rolls[1:], boards[-1], turn_map.start)
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(first)
