@@ -44,13 +44,16 @@ def next_position(controller: Controller) -> Position | None:
     return rules.position_after(verdict.key, moving[0])
 
 
-def work_while_idle(controller: Controller, waiting: Callable[[], bool]) -> None:
+def work_while_idle(controller: Controller, waiting: Callable[[], bool], build: bool = True) -> None:
     """Collect the young garbage, find the play shown complete, then build the next turn's
     maps one at a time until all are built or ``waiting()`` says an event has come (with
-    one waiting already, nothing is done: the event comes first)."""
+    one waiting already, nothing is done: the event comes first).  ``build=False``: only
+    the collection (a simulation run as fast as possible has no idle time to fill)."""
     if waiting():
         return
     collect_young()
+    if not build:
+        return
     position = next_position(controller)
     if position is None or position.winner() is not None:
         return

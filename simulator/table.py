@@ -68,6 +68,7 @@ class Table:
         pace: float = 0.0,
         link: str = "direct",
         restart_moves: bool = True,
+        ahead: bool | None = None,
     ) -> None:
         if link not in LINKS:
             raise ValueError(f"link is one of {', '.join(LINKS)}, not {link!r}")
@@ -89,7 +90,8 @@ class Table:
         self.controller = controller or Controller(settings)
         self.report = TableReport()
         self.feed = TablePump(self.sim, self.controller, self.report, self._attempts, link=link, journal=journal,
-                              records=records, log=log, observer=observer, pace=pace)
+                              records=records, log=log, observer=observer, pace=pace,
+                              ahead=ahead)
         """The events into the controller, the dice, the timing and warning bookkeeping."""
         self.hand = Hand(
             self.rules,
@@ -207,13 +209,15 @@ def simulate(
     hands: str = "plain",
     speed: float = 1.0,
     players: Callable[[], tuple[Strategy, Strategy]] | None = None,
+    ahead: bool = False,
 ) -> TableReport:
     """Play ``games`` one-game matches headless through the full controller; the merged report.
     ``link="serial"`` puts the firmware on a virtual device and a BoardLink over a pty in between
     (the sensor noise is then the hall sensors' own; ``noise`` applies to the plain path).
     ``hands="real"`` turns on every hand habit of ``Behaviour.real_hands``; ``speed`` is the
     players' pace against a person's.  ``players`` makes each game's White and Black
-    strategies (random by default)."""
+    strategies (random by default).  ``ahead``: build the next turn's maps between events as
+    a real board does while idle (``controller.idle``; the same games, twice the CPU)."""
     total = TableReport()
     if hands == "real":
         behaviour = Behaviour.real_hands(illegal_rate=illegal_rate, speed=speed)
@@ -221,7 +225,7 @@ def simulate(
         behaviour = Behaviour(illegal_rate=illegal_rate, speed=speed)
     for n in range(games):
         table = Table(settings, seed=seed * 100_003 + n, noise=NoiseModel.scaled(noise), behaviour=behaviour, link=link,
-                      players=players() if players is not None else None)
+                      players=players() if players is not None else None, ahead=ahead)
         try:
             report = table.play_match()
             for game in table.truth:

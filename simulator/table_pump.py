@@ -51,6 +51,7 @@ class TablePump:
         log: Callable[[str], None] | None = None,
         observer: Callable[[Output], None] | None = None,
         pace: float = 0.0,
+        ahead: bool | None = None,
     ) -> None:
         if link not in LINKS:
             raise ValueError(f"link is one of {', '.join(LINKS)}, not {link!r}")
@@ -73,6 +74,10 @@ class TablePump:
         self.observer = observer
         self.pace = pace
         """Virtual seconds per real second (0: as fast as possible)."""
+        self.ahead = pace > 0 if ahead is None else ahead
+        """Build the next turn's maps between events, as a real board's loop does
+        (``controller.idle``): by default only at a real pace, where the time is idle anyway;
+        as fast as possible it would double a simulation's CPU for the same games."""
         self.thrown_at = -DICE_GAP
         """When the dice were last thrown (for ``DICE_GAP``)."""
         self._tick: ScheduledCall | None = None
@@ -103,7 +108,7 @@ class TablePump:
                     break
                 self._handle_queued()
         # nothing waits now: untimed, as a real board's loop does it between events
-        work_while_idle(self.controller, lambda: len(self.sim.queue) > 0)
+        work_while_idle(self.controller, lambda: len(self.sim.queue) > 0, build=self.ahead)
 
     def close(self) -> None:
         """Release the serial link and virtual device, if any (the plain path holds nothing)."""

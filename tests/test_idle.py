@@ -146,8 +146,10 @@ def test_idle_work_gives_way_to_a_waiting_event() -> None:
 
 
 def test_simulated_rolls_take_the_maps_built_while_idle(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Through ``simulate`` (whose pump works while idle, as the runner's loop does), the
-    roll events themselves build almost no map: the board showed the play before the roll."""
+    """Through ``simulate(ahead=True)`` (its pump works while idle, as the runner's loop
+    does), the roll events themselves build almost no map: the board showed the play before
+    the roll.  Without it (the default: as fast as possible, no idle time) the rolls build
+    them, and the games are the same."""
     built = {"rolls": 0, "in rolls": 0}
     inside = [False]
     make, handle = TurnMap.__init__, Controller.handle
@@ -166,9 +168,16 @@ def test_simulated_rolls_take_the_maps_built_while_idle(monkeypatch: pytest.Monk
 
     monkeypatch.setattr(TurnMap, "__init__", counting_init)
     monkeypatch.setattr(Controller, "handle", timed_handle)
-    report = simulate(Settings(get_rule_set("rally-hitting")), 2, seed=5, noise=0.5, illegal_rate=0.2)
+    report = simulate(Settings(get_rule_set("rally-hitting")), 2, seed=5, noise=0.5, illegal_rate=0.2, ahead=True)
     assert not report.mismatches
     assert built["rolls"] > 100 and built["in rolls"] <= built["rolls"] // 20
+    built.update({"rolls": 0, "in rolls": 0})
+    monkeypatch.setattr(turn_module, "_recent", {})
+    monkeypatch.setattr(turn_module, "_ahead", {})
+    plain = simulate(Settings(get_rule_set("rally-hitting")), 2, seed=5, noise=0.5, illegal_rate=0.2)
+    assert built["in rolls"] > built["rolls"] // 2
+    assert (plain.plays_made, plain.illegal_attempts, plain.attempts_warned, plain.wins) == (
+        report.plays_made, report.illegal_attempts, report.attempts_warned, report.wins)
 
 
 def test_collect_young_collects_as_the_default_threshold_would() -> None:
