@@ -24,6 +24,7 @@ from .transitions import Trigger
 
 if TYPE_CHECKING:
     from .outputs import Output
+    from .rules.turn import TurnMap
     from .rules.values import Roll
     from .tracking import BoardReading
 
@@ -79,27 +80,25 @@ class ReviseSteps(ControllerState):
             turn_map = turn_map_for(self.settings.rules, first.before, first.roll)  # kept for the new start
             found = finished_play(Tracker(turn_map), rolls, reading, turn_map.start, observed=False)
             if (isinstance(found, Finished) and turn_map.end_of(found.play) != turn_map.end_of(first.play)
-                    and self._keeps_hits_shown(state, first_index, found, rolls, reading)):
+                    and self._keeps_hits_shown(state, first_index, turn_map, found, rolls, reading)):
                 return self._record_anew(time, len(records), rolls, found)
         return None
 
-    def _keeps_hits_shown(self, state: Moving, first_index: int, found: Finished, rolls: tuple[Roll, ...],
-                          reading: BoardReading) -> bool:
-        """Does the run of turns re-read from the turn at ``first_index`` (``found``'s play,
-        then the plays the rolls since find, as the catch-up will) hit in each turn at least
-        the checkers the bar or pool showed that turn hit?  A blot seen hit was not passed:
-        a run leaving it standing explains an illegal move away (``Moving.guessed_hits``)."""
+    def _keeps_hits_shown(self, state: Moving, first_index: int, turn_map: TurnMap, found: Finished,
+                          rolls: tuple[Roll, ...], reading: BoardReading) -> bool:
+        """Does the run of turns re-read from the turn at ``first_index`` (``found``'s play in
+        ``turn_map``, then the plays the rolls since find, as the catch-up will) hit in each
+        turn at least the checkers the bar or pool showed that turn hit?  A blot seen hit was
+        not passed: a run leaving it standing explains an illegal move away
+        (``Moving.guessed_hits``)."""
         assert state.guessed_from is not None
         shown = state.guessed_hits[first_index - state.guessed_from:]
-        records = self.game.history[first_index:]
-        first = records[0]
-        assert isinstance(first, TurnRecord)
-        turn_map = turn_map_for(self.settings.rules, first.before, first.roll)
+        turns = len(self.game.history) - first_index
         play = found.play
-        for index in range(len(records)):
-            if index < len(shown) and sum(move.hit for move in play.moves) < shown[index]:
+        for index in range(turns):
+            if index < len(shown) and play.hits < shown[index]:
                 return False
-            if index + 1 == len(records):
+            if index + 1 == turns:
                 return True
             after = turn_map.position_of(turn_map.end_of(play)).with_turn(turn_map.mover.opponent)
             turn_map = turn_map_for(self.settings.rules, after, rolls[index])
