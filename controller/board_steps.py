@@ -21,13 +21,14 @@ if TYPE_CHECKING:
     from .phases import State
     from .rules.values import Play, Roll
     from .screens import Screens
+    from .seen import Seen
 
 
 class BoardSteps(ControllerState):
     """The board's steps (see the module docstring)."""
 
     if TYPE_CHECKING:  # the controller's state and steps used here, beyond ControllerState's
-        _snapshot: BoardSnapshot | None
+        _seen: Seen
         _screens: Screens
 
         def _stay(self, state: State) -> None: ...
@@ -49,13 +50,15 @@ class BoardSteps(ControllerState):
         def _settle_due(self, time: float) -> Output | None: ...
 
     def _on_snapshot_event(self, event: SnapshotEvent) -> Output:
-        previous, self._snapshot = self._snapshot, event.snapshot
+        previous = self._seen.snapshot
+        reading = self.reader.read(event.snapshot)
+        self._seen.note(event.snapshot, reading, event.time)
         self._alarm.asked = None
         if previous is not None and _same_where_readable(previous, event.snapshot) and self._alarm.wrong is not None:
             # zones hidden for a moment over a board still wrong: its grace time runs on
-            self._reading = self.reader.read(event.snapshot)
+            self._reading = reading
             return self._on_tick(event.time, fresh=True)
-        return self._on_snapshot(event.time, self.reader.read(event.snapshot))
+        return self._on_snapshot(event.time, reading)
 
     def _on_snapshot(self, time: float, reading: BoardReading) -> Output:
         self._reading = reading

@@ -57,7 +57,8 @@ _SETTLED, _IN_HAND, _TRANSIENT = "settled", "in hand", "transient"
 
 
 def finished_play(
-    turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, observed: bool = True
+    turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, observed: bool = True,
+    standing: int | None = None,
 ) -> Finished | Undecided | None:
     """The mover's complete play that, followed by the next turns with the held ``rolls``,
     explains ``reading``; None when none does (or the board cannot be read whole).
@@ -70,17 +71,21 @@ def finished_play(
     boards of other plays, a hand knocking checkers over makes boards no play made).
     ``observed``: the turn's boards were seen (False for a turn begun on this very board as
     part of a run already found settled): only then does a board showing the mover's side as
-    before the roll leave an unshown play undecided."""
+    before the roll leave an unshown play undecided.  ``standing``: a packed board whose
+    opponent's side holds a checker on each point every board since the mover's roll showed
+    held one (``controller.vacated``): a play hitting a blot there explains the board only
+    when nothing else does (the blot never left its point; only lifted and put back, or
+    not touched, when a hit and an entry on that very point would look the same)."""
     if reading.unreadable or not rolls:
         return None
     board = turn.key(reading)
     memo = _kept(turn)
     asked = ("finished", board, reading.foreign, reading.overfull, rolls, last_legal, observed, turn.lifted_seen,
-             turn.side_seen)
+             turn.side_seen, standing)
     if asked in memo:
         return memo[asked]  # type: ignore[return-value]
     budget = [MAX_WORK]
-    found = _search(turn, rolls, reading, last_legal, budget, top=observed)
+    found = _search(turn, rolls, reading, last_legal, budget, top=observed, standing=standing)
     answer: Finished | Undecided | None = None
     if found is not None:
         kind, key = found
@@ -102,15 +107,20 @@ def explained_from_seen(turn: Tracker, rolls: tuple[Roll, ...], reading: BoardRe
 
 def _search(
     turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, budget: list[int],
-    top: bool = False,
+    top: bool = False, standing: int | None = None,
 ) -> tuple[str, int] | None:
     """(``_SETTLED`` or ``_TRANSIENT``, the mover's complete board that starts the run), or
-    None when no run of turns explains the board."""
+    None when no run of turns explains the board; the plays hitting a blot ``standing``
+    shows never taken off are tried only when no other play explains it."""
     turn_map = turn.map
     if not isinstance(turn_map, TurnMap):
         return None
     board = turn.key(reading)
-    found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget)
+    found = None
+    if standing is not None:
+        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, standing)
+    if found is None:
+        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget)
     if found is not None:
         turn.run_seen = found[1]
     if (top and found is not None and found[0] == _SETTLED and board & MOVER == turn_map.start & MOVER
@@ -125,7 +135,7 @@ def _search(
 
 def _search_from(
     turn: Tracker, turn_map: TurnMap, rolls: tuple[Roll, ...], reading: BoardReading, board: int, last_legal: int,
-    budget: list[int],
+    budget: list[int], standing: int | None = None,
 ) -> tuple[str, int] | None:
     later = sum(4 if roll.is_double else 2 for roll in rolls)
     reach = turn.reach
@@ -136,7 +146,7 @@ def _search_from(
     hit_shown = _opponent_bar(last_legal)
 
     def keeps_hits(key: int) -> bool:
-        return _opponent_bar(key) >= hit_shown
+        return _opponent_bar(key) >= hit_shown and (standing is None or not reach.hits_unvacated(key, standing))
 
     near = [key for key in reach.finished_before(board, later, mover_later=False) if keeps_hits(key)]
     if not turn_map.is_complete(last_legal) and turn.complete_seen is not None:

@@ -6,6 +6,7 @@ a turn as the board stands.  A base of ``controller.machine.Controller`` beside
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from .outputs import Output
     from .phases import State
     from .rules.values import Play, Roll
+    from .seen import Seen
     from .tracking import BoardReading, Verdict
 
 ROLL_READ = 0.5
@@ -32,15 +34,16 @@ class HeldSteps(ControllerState):
     if TYPE_CHECKING:  # the controller's steps used here, beyond ControllerState's
         def _stay(self, state: State) -> None: ...
         def _end_turn(self, time: float, play: Play, next_roll: Roll | None = None,
-                      later: tuple[HeldRoll, ...] = ()) -> Output: ...
+                      later: tuple[HeldRoll, ...] = (), rolled_at: float | None = None) -> Output: ...
         def _keeps_to_plan(self, state: Moving, end: int | None) -> bool: ...
         def _guesses_shown(self, state: Moving, verdict: Verdict | None) -> bool: ...
+        _seen: Seen
 
     def _next_roll_while_moving(self, time: float, state: Moving, roll: Roll) -> Output:
         """The next player's roll during a turn: it ends a complete play, else it is held
         until the play is complete (``_play_held_roll``)."""
         turn, verdict = state.turn, self._verdict
-        held = (*state.held, HeldRoll(roll, time))
+        held = (*state.held, HeldRoll(roll, time, thrown=time))
         if not state.held:  # with rolls held already, this one follows theirs
             undone = self._hit_just_undone(time, state)
             if undone is not None:
@@ -52,7 +55,7 @@ class HeldSteps(ControllerState):
             if verdict is not None and verdict.kind is Kind.COMPLETE and verdict.key is not None:
                 if turn.map.next_moves(verdict.key) or turn.tracker.reach.may_still_hit(verdict.key):
                     # another play passes through this board, or hits a blot this one went past
-                    held = (HeldRoll(roll, time, over=verdict.key),)
+                    held = (HeldRoll(roll, time, over=verdict.key, thrown=time),)
                     self._stay(replace(state, held=held, settle=time))
                     return self._output(message=f"Roll {roll} held until {turn.colour.value} has finished")
                 return self._end_turn(time, turn.map.play_to(verdict.key), next_roll=roll)
@@ -73,6 +76,16 @@ class HeldSteps(ControllerState):
             if caught is not None and not isinstance(caught, Undecided):
                 return caught
         return self._output(message=f"Roll {roll} held until {turn.colour.value} has finished")
+
+    def _standing(self, state: Moving) -> int | None:
+        """The opponent's points every board since the mover's roll (read up to ``ROLL_READ``
+        late) showed a checker on, as a packed board (``held.finished_play``'s
+        ``standing``); None when the roll's time is not known."""
+        turn = state.turn
+        if turn.rolled_at == -math.inf:
+            return None
+        points = self._seen.standing(turn.colour.opponent, turn.rolled_at - ROLL_READ)
+        return turn.map.key_of((0,) * len(points), points)
 
     def _hit_just_undone(self, time: float, state: Moving) -> int | None:
         """The complete board with a hit that the board left for the same play unhit less
@@ -103,7 +116,7 @@ class HeldSteps(ControllerState):
         if not isinstance(state, Moving) or not state.held:
             raise UndeclaredTransition("no held roll to play")
         later = tuple(replace(h, since=max(h.since, time)) for h in state.held[1:])
-        return self._end_turn(time, play, next_roll=state.held[0].roll, later=later)
+        return self._end_turn(time, play, next_roll=state.held[0].roll, later=later, rolled_at=state.held[0].thrown)
 
     def _settle_due(self, time: float) -> Output | None:
         """A roll came over a complete board another play passes through, a grace time ago:
@@ -134,7 +147,8 @@ class HeldSteps(ControllerState):
         if not isinstance(state, Moving) or not state.held:
             return None
         finished = finished_play(
-            state.turn.tracker, tuple(h.roll for h in state.held), reading, state.last_legal, observed=not cascade
+            state.turn.tracker, tuple(h.roll for h in state.held), reading, state.last_legal, observed=not cascade,
+            standing=self._standing(state),
         )
         if isinstance(finished, Undecided):
             self._alarm.wrong = None

@@ -44,6 +44,7 @@ from .rules.base import GameResult
 from .rules.game import Game, Match
 from .rules.values import Colour, Roll
 from .screens import Screens
+from .seen import Seen
 from .tracking import BoardReader, BoardReading, Kind, Verdict, checker_of
 from .transitions import Trigger, UndeclaredTransition, check
 from .held_steps import HeldSteps
@@ -71,7 +72,8 @@ class Controller(ResumeSteps, BoardSteps, TurnSteps, HeldSteps, ReviseSteps, Com
     """Where the journal left the game, when this controller was resumed from one."""
     _state: State = field(init=False, default_factory=Setup)
     _reading: BoardReading | None = field(init=False, default=None)
-    _snapshot: BoardSnapshot | None = field(init=False, default=None)
+    _seen: Seen = field(init=False, default_factory=Seen)
+    """The last snapshot, and when each point last showed none of a colour's checkers."""
     _verdict: Verdict | None = field(init=False, default=None)
     _alarm: Alarm = field(init=False)
     _screens: Screens = field(init=False)
@@ -262,7 +264,7 @@ class Controller(ResumeSteps, BoardSteps, TurnSteps, HeldSteps, ReviseSteps, Com
     @property
     def snapshot(self) -> BoardSnapshot | None:
         """The board as the sensors read it last (None before the first snapshot)."""
-        return self._snapshot
+        return self._seen.snapshot
 
     @property
     def frame(self) -> LightFrame:

@@ -9,6 +9,7 @@ is declared in ``controller.transitions``.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar, Union
@@ -66,6 +67,9 @@ class Turn:
     """The engine's best play, shown on the lights after Menu asked for a hint."""
     hints: tuple[tuple[str, float], ...] = ()
     """That hint's best plays in standard notation with their equities, best first."""
+    rolled_at: float = -math.inf
+    """When its roll was read (-inf: not known, a turn re-read or resumed): a blot its play
+    hit must have left its point on a board posted since (``controller.vacated``)."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,8 @@ class HeldRoll:
     """The complete board it came over, when another play passes through that board (the
     turn waits to see which): nobody throws twice out of turn, so a later roll over a board
     short of it says the mover's play was that one and the players moved on."""
+    thrown: float = -math.inf
+    """When the roll was read (``since`` moves on to count grace times; this stays)."""
 
 
 @dataclass(frozen=True)

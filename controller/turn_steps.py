@@ -6,6 +6,7 @@ uses the controller's state and output (declared below; this module never import
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
@@ -94,14 +95,19 @@ class TurnSteps(ControllerState):
             message = f"{opening.first.value.capitalize()} ({who}) starts: roll both dice"
             frame = LightFrame.of(guidance.turn_lights(opening.first), message)
             return self._output(journal=(entry,), frame=frame, sounds=(Sound.TURN,))
-        return self._start_turn(time, opening.roll, T.OPENING_THROW, journal_roll=False).after((entry,))
+        return self._start_turn(time, opening.roll, T.OPENING_THROW, journal_roll=False, rolled_at=time).after((entry,))
 
     # -- turns ---------------------------------------------------------------------------------
     def _start_turn(
-        self, time: float, roll: Roll, trigger: Trigger, journal_roll: bool = True, later: tuple[HeldRoll, ...] = ()
+        self, time: float, roll: Roll, trigger: Trigger, journal_roll: bool = True, later: tuple[HeldRoll, ...] = (),
+        rolled_at: float | None = None,
     ) -> Output:
         """The player to move plays ``roll`` (journalled unless it already is); a roll with
-        no legal move passes at once.  ``later``: rolls thrown since, held in this turn."""
+        no legal move passes at once.  ``later``: rolls thrown since, held in this turn;
+        ``rolled_at``: when ``roll`` was read (a held roll's; else now for a fresh roll,
+        not known for one journalled already)."""
+        if rolled_at is None:
+            rolled_at = time if journal_roll else -math.inf
         colour = self.game.turn
         turn_map = turn_map_for(self.settings.rules, self.game.position, roll)
         journal: list[Entry] = []
@@ -115,14 +121,14 @@ class TurnSteps(ControllerState):
             self._go(trigger, AwaitRoll())
             self._verdict = None
             if later:  # the next roll was thrown already
-                out = self._start_turn(time, later[0].roll, T.ROLL, later=later[1:])
+                out = self._start_turn(time, later[0].roll, T.ROLL, later=later[1:], rolled_at=later[0].thrown)
                 return out.after(tuple(journal))
             message = f"{colour.value.capitalize()} cannot move with {roll}: the turn passes"
             return self._output(
                 journal=tuple(journal), frame=guidance.pass_frame(colour, message), sounds=(Sound.TURN,), log=(message,)
             )
         planned, said = self._plan_turn(colour, roll, turn_map)
-        turn = Turn(colour, roll, turn_map, Tracker(turn_map), planned)
+        turn = Turn(colour, roll, turn_map, Tracker(turn_map), planned, rolled_at=rolled_at)
         self._go(trigger, Moving(turn, turn_map.start, held=later))
         self._verdict = None
         self._alarm.clear()
@@ -138,7 +144,8 @@ class TurnSteps(ControllerState):
         return self._output(journal=tuple(journal), frame=self._guidance(), sounds=(Sound.TURN,), log=said)
 
     def _end_turn(
-        self, time: float, play: Play, next_roll: Roll | None = None, later: tuple[HeldRoll, ...] = ()
+        self, time: float, play: Play, next_roll: Roll | None = None, later: tuple[HeldRoll, ...] = (),
+        rolled_at: float | None = None,
     ) -> Output:
         state = self._state
         if not isinstance(state, Moving):
@@ -165,7 +172,7 @@ class TurnSteps(ControllerState):
             )
         self._go(T.PLAY_COMPLETE, AwaitRoll())
         if next_roll is not None:
-            return self._start_turn(time, next_roll, T.ROLL, later=later).after(tuple(journal))
+            return self._start_turn(time, next_roll, T.ROLL, later=later, rolled_at=rolled_at).after(tuple(journal))
         return self._output(journal=tuple(journal), frame=self._guidance())
 
     def _done(self, time: float, state: Moving) -> Output:

@@ -947,3 +947,29 @@ def test_a_guessed_turn_whose_hit_the_bar_showed_is_not_re_read_to_excuse_an_ill
     s.advance(LOOK)
     assert s.warnings(since) == 1 and s.message.startswith("Illegal"), s.message
     assert recorded(s) == plays, recorded(s)
+
+
+def test_a_blot_never_seen_off_its_point_was_passed_not_hit_and_entered_there_again() -> None:
+    """Found by a 5x soak with all careless habits (trictrac and backgammon 860225806,
+    noise 7.5; the game was lost from there): Black carried a checker 7/1 past White's blot
+    on its 3 while White threw, and White's hand went to work at once; the board first
+    settled on 7/1 with White's 21/16.  That reads as 7/5/1 and 21/16 with a 3 to play, or
+    as 7/3*/1 and White's bar/22 21/16 complete: the same counts.  The blot stood on its
+    point on every board since the roll, so it was never hit: 7/5/1.  Here White carries
+    7/1 with 4-2 and Black plays 21/16 16/13 with 5-3."""
+    start = pos({7: 1, 13: 5, 8: 3, 6: 6}, {22: 1, 21: 2, 13: 4, 8: 3, 6: 5})
+    s = scene("backgammon", start=start)
+    s.set_position(start)
+    s.throw(4, 2)
+    s.lift(s.zone(W, 7), W)
+    s.throw(5, 3)  # Black's roll, White's checker still in the hand
+    s.place(s.zone(W, 1), W, settle=0.01)
+    s.move(s.zone(B, 21), s.zone(B, 16), B)
+    s.advance(1.5)
+    s.move(s.zone(B, 16), s.zone(B, 13), B)
+    s.advance(0.5)
+    s.throw(6, 1)
+    s.advance(1.5)
+    assert_unwarned(s)
+    plays = recorded(s)
+    assert plays == [("white", [4, 2], "7/5/1"), ("black", [5, 3], "21/16/13")], plays

@@ -7,6 +7,7 @@ from controller.held import Finished, finished_play
 from controller.rules.registry import get_rule_set
 from controller.rules.turn import TurnMap
 from controller.rules.values import Colour, Move, Play, Position, Roll
+from controller.seen import Seen
 from controller.tracking import BoardReader, BoardReading, Tracker
 
 RULES = get_rule_set("backgammon")
@@ -233,3 +234,47 @@ def test_the_run_followed_on_an_earlier_board_is_tried_first_further_on() -> Non
     tracker.kept.clear()  # not what was kept: the run it followed
     found = finished_play(tracker, rolls[1:], boards[-1], turn_map.start)
     assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(first)
+
+
+# -- a blot that never left its point was not hit (trictrac and backgammon 860225806) -------------
+
+PASSED_START = Position.from_counts({7: 1, 13: 5, 8: 3, 6: 6}, {22: 1, 21: 2, 13: 4, 8: 3, 6: 5})
+"""White to move with 4-2: 7/5/1 passes Black's blot on White's 3, 7/3*/1 hits it."""
+
+
+def _standing(turn_map: TurnMap, blot_left: bool) -> int:
+    """The packed board ``finished_play`` takes as ``standing``, from boards a ``Seen`` noted:
+    each showing Black's side as at the start, one with the blot's point hidden if ``blot_left``."""
+    seen = Seen()
+    reading = READER.position_reading(PASSED_START)
+    seen.note(READER.snapshot_of(PASSED_START), reading, 1.0)
+    if blot_left:
+        black = list(reading.black)
+        black[22] = 0
+        seen.note(READER.snapshot_of(PASSED_START), BoardReading(reading.white, tuple(black), ("III",)), 2.0)
+    points = seen.standing(Colour.BLACK, 0.5)
+    return turn_map.key_of((0,) * len(points), points)
+
+
+def test_a_blot_on_every_board_since_the_roll_was_passed_not_hit_and_entered_again() -> None:
+    """The board shows White's 7/1 and Black's 21/16: 7/5/1 with Black's 3 to play, or
+    7/3*/1 with Black's bar/22 21/16 complete, the same counts.  The blot stood on its point
+    on every board since White's roll: 7/5/1.  With the point once seen empty (or hidden)
+    both stay possible; and a hit is still found when nothing else explains the board."""
+    turn_map = TurnMap(RULES, PASSED_START, Roll(4, 2))
+    passed = Play((Move(7, 5, 2), Move(5, 1, 4)))
+    hit = Play((Move(7, 3, 4, True), Move(3, 1, 2)))
+    after = RULES.apply(PASSED_START, passed)
+    board = RULES.apply(after, Play((Move(21, 16, 5),)))
+    reading = READER.position_reading(board)
+    found = finished_play(Tracker(turn_map), (Roll(5, 3),), reading, turn_map.start,
+                          standing=_standing(turn_map, blot_left=False))
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(passed)
+    found = finished_play(Tracker(turn_map), (Roll(5, 3),), reading, turn_map.start,
+                          standing=_standing(turn_map, blot_left=True))
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) in (turn_map.end_of(passed), turn_map.end_of(hit))
+    # only the hit explains Black entering on White's 5 (bar/20) with 5-4
+    entered = RULES.apply(RULES.apply(PASSED_START, hit), Play((Move(25, 20, 5),)))
+    found = finished_play(Tracker(turn_map), (Roll(5, 4),), READER.position_reading(entered), turn_map.start,
+                          standing=_standing(turn_map, blot_left=False))
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(hit)

@@ -1,0 +1,44 @@
+"""What the board has shown: its last snapshot, and when each colour's points last showed
+none of that colour's checkers.
+
+A blot hit and entered again on the very point it was hit from (7/3* then bar/22) leaves
+the board as it was: counts alone cannot tell that from a blot never touched.  But a hit
+takes the blot off its point, and the board posts every reading that stands a few scans:
+a point seen holding its blot on every board since the roll was not hit in that turn (a
+hidden zone counts as seen empty: it may have been).  Pure: the caller gives the times.
+"""
+
+from __future__ import annotations
+
+import math
+
+from hal.interfaces import BoardSnapshot
+
+from .rules.values import BAR, Colour
+from .tracking import BoardReading
+
+_POINTS = range(1, BAR)
+
+
+class Seen:
+    """The last snapshot, and the last time each colour's points 1-24 showed none of its
+    checkers (or were hidden)."""
+
+    def __init__(self) -> None:
+        self.snapshot: BoardSnapshot | None = None
+        self._vacated: dict[Colour, list[float]] = {colour: [-math.inf] * (BAR + 1) for colour in Colour}
+
+    def note(self, snapshot: BoardSnapshot, reading: BoardReading, time: float) -> None:
+        """A snapshot read at ``time``: its empty (or unreadable) points were vacated then."""
+        self.snapshot = snapshot
+        for colour in Colour:
+            vacated, side = self._vacated[colour], reading.side(colour)
+            for point in _POINTS:
+                if not side[point]:
+                    vacated[point] = time
+
+    def standing(self, colour: Colour, since: float) -> tuple[int, ...]:
+        """``colour``'s 26 counts with 1 on each point every board since ``since`` showed a
+        checker of ``colour`` on, 0 elsewhere (off, bar and pool 0)."""
+        vacated = self._vacated[colour]
+        return tuple(1 if point in _POINTS and vacated[point] < since else 0 for point in range(BAR + 1))
