@@ -46,6 +46,21 @@ class Finished:
 
 
 @dataclass(frozen=True, slots=True)
+class SinceRoll:
+    """What every board since the mover's roll showed of the opponent's checkers
+    (``controller.seen``): a hit takes its blot off its point and onto the bar or pool."""
+
+    standing: int
+    """A packed board whose opponent's side holds one checker on each point every board
+    since showed held one: a blot there was never taken off, so never hit (unless a hit
+    and an entry on that very point both went unseen: tried only when nothing else is)."""
+    bar: int
+    """The most of the opponent's checkers its bar or pool showed (15 once it was hidden):
+    no more than at the start, and a blot hit that is neither there nor in a hand now nor
+    back on its point was carried by its owner to another point, not hit and entered."""
+
+
+@dataclass(frozen=True, slots=True)
 class Undecided:
     """A run of turns explains the board with a hand at work or a hit under way: a
     transient, and a settled board to come decides which play it was."""
@@ -58,7 +73,7 @@ _SETTLED, _IN_HAND, _TRANSIENT = "settled", "in hand", "transient"
 
 def finished_play(
     turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, observed: bool = True,
-    standing: int | None = None,
+    since: SinceRoll | None = None,
 ) -> Finished | Undecided | None:
     """The mover's complete play that, followed by the next turns with the held ``rolls``,
     explains ``reading``; None when none does (or the board cannot be read whole).
@@ -71,21 +86,19 @@ def finished_play(
     boards of other plays, a hand knocking checkers over makes boards no play made).
     ``observed``: the turn's boards were seen (False for a turn begun on this very board as
     part of a run already found settled): only then does a board showing the mover's side as
-    before the roll leave an unshown play undecided.  ``standing``: a packed board whose
-    opponent's side holds a checker on each point every board since the mover's roll showed
-    held one (``controller.vacated``): a play hitting a blot there explains the board only
-    when nothing else does (the blot never left its point; only lifted and put back, or
-    not touched, when a hit and an entry on that very point would look the same)."""
+    before the roll leave an unshown play undecided.  ``since``: what the boards since the
+    mover's roll showed (None: not known), which rules out or puts last the plays hitting
+    blots that never left their points or never reached the bar or pool (``SinceRoll``)."""
     if reading.unreadable or not rolls:
         return None
     board = turn.key(reading)
     memo = _kept(turn)
     asked = ("finished", board, reading.foreign, reading.overfull, rolls, last_legal, observed, turn.lifted_seen,
-             turn.side_seen, standing)
+             turn.side_seen, since)
     if asked in memo:
         return memo[asked]  # type: ignore[return-value]
     budget = [MAX_WORK]
-    found = _search(turn, rolls, reading, last_legal, budget, top=observed, standing=standing)
+    found = _search(turn, rolls, reading, last_legal, budget, top=observed, since=since)
     answer: Finished | Undecided | None = None
     if found is not None:
         kind, key = found
@@ -107,20 +120,20 @@ def explained_from_seen(turn: Tracker, rolls: tuple[Roll, ...], reading: BoardRe
 
 def _search(
     turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, budget: list[int],
-    top: bool = False, standing: int | None = None,
+    top: bool = False, since: SinceRoll | None = None,
 ) -> tuple[str, int] | None:
     """(``_SETTLED`` or ``_TRANSIENT``, the mover's complete board that starts the run), or
-    None when no run of turns explains the board; the plays hitting a blot ``standing``
-    shows never taken off are tried only when no other play explains it."""
+    None when no run of turns explains the board; with ``since`` the plays hitting a blot
+    that never left its point are tried only when no other play explains it."""
     turn_map = turn.map
     if not isinstance(turn_map, TurnMap):
         return None
     board = turn.key(reading)
     found = None
-    if standing is not None:
-        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, standing)
+    if since is not None:
+        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, strict=True)
     if found is None:
-        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget)
+        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since)
     if found is not None:
         turn.run_seen = found[1]
     if (top and found is not None and found[0] == _SETTLED and board & MOVER == turn_map.start & MOVER
@@ -135,7 +148,7 @@ def _search(
 
 def _search_from(
     turn: Tracker, turn_map: TurnMap, rolls: tuple[Roll, ...], reading: BoardReading, board: int, last_legal: int,
-    budget: list[int], standing: int | None = None,
+    budget: list[int], since: SinceRoll | None = None, strict: bool = False,
 ) -> tuple[str, int] | None:
     later = sum(4 if roll.is_double else 2 for roll in rolls)
     reach = turn.reach
@@ -145,8 +158,17 @@ def _search_from(
     # them on their points is no explanation (an illegal move making its board looks so)
     hit_shown = _opponent_bar(last_legal)
 
+    start_bar = _opponent_bar(turn_map.start)
+    never_on_bar = since is not None and max(since.bar, reading.off_points(turn_map.mover.opponent)) <= start_bar
+
     def keeps_hits(key: int) -> bool:
-        return _opponent_bar(key) >= hit_shown and (standing is None or not reach.hits_unvacated(key, standing))
+        if _opponent_bar(key) < hit_shown:
+            return False
+        if since is None:
+            return True
+        if never_on_bar and _opponent_bar(key) > start_bar and not reach.hits_standing(key, board):
+            return False  # blots gone from their points, never on the bar or pool: moved, not hit
+        return not (strict and reach.hits_unvacated(key, since.standing))
 
     near = [key for key in reach.finished_before(board, later, mover_later=False) if keeps_hits(key)]
     if not turn_map.is_complete(last_legal) and turn.complete_seen is not None:

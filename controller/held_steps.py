@@ -10,7 +10,7 @@ import math
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .held import Undecided, finished_play, hit_undone, hits_shown
+from .held import SinceRoll, Undecided, finished_play, hit_undone, hits_shown
 from .phases import HeldRoll, Moving
 from .steps_base import ControllerState
 from .tracking import Kind
@@ -77,15 +77,15 @@ class HeldSteps(ControllerState):
                 return caught
         return self._output(message=f"Roll {roll} held until {turn.colour.value} has finished")
 
-    def _standing(self, state: Moving) -> int | None:
-        """The opponent's points every board since the mover's roll (read up to ``ROLL_READ``
-        late) showed a checker on, as a packed board (``held.finished_play``'s
-        ``standing``); None when the roll's time is not known."""
+    def _since_roll(self, state: Moving) -> SinceRoll | None:
+        """What the boards since the mover's roll (read up to ``ROLL_READ`` late) showed of
+        the opponent's checkers; None when the roll's time is not known."""
         turn = state.turn
         if turn.rolled_at == -math.inf:
             return None
-        points = self._seen.standing(turn.colour.opponent, turn.rolled_at - ROLL_READ)
-        return turn.map.key_of((0,) * len(points), points)
+        since, opponent = turn.rolled_at - ROLL_READ, turn.colour.opponent
+        points = self._seen.standing(opponent, since)
+        return SinceRoll(turn.map.key_of((0,) * len(points), points), self._seen.bar_shown(opponent, since))
 
     def _hit_just_undone(self, time: float, state: Moving) -> int | None:
         """The complete board with a hit that the board left for the same play unhit less
@@ -148,7 +148,7 @@ class HeldSteps(ControllerState):
             return None
         finished = finished_play(
             state.turn.tracker, tuple(h.roll for h in state.held), reading, state.last_legal, observed=not cascade,
-            standing=self._standing(state),
+            since=self._since_roll(state),
         )
         if isinstance(finished, Undecided):
             self._alarm.wrong = None

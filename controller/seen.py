@@ -13,9 +13,10 @@ from __future__ import annotations
 import math
 
 from hal.interfaces import BoardSnapshot
+from hal.zones import WAITING
 
-from .rules.values import BAR, Colour
-from .tracking import BoardReading
+from .rules.values import BAR, CHECKERS, Colour
+from .tracking import BoardReading, checker_of
 
 _POINTS = range(1, BAR)
 
@@ -27,6 +28,8 @@ class Seen:
     def __init__(self) -> None:
         self.snapshot: BoardSnapshot | None = None
         self._vacated: dict[Colour, list[float]] = {colour: [-math.inf] * (BAR + 1) for colour in Colour}
+        self._on_bar: dict[Colour, list[float]] = {colour: [-math.inf] * (CHECKERS + 1) for colour in Colour}
+        """Per colour, for n = 0..15: the last time its bar or pool showed n or more (or was hidden)."""
 
     def note(self, snapshot: BoardSnapshot, reading: BoardReading, time: float) -> None:
         """A snapshot read at ``time``: its empty (or unreadable) points were vacated then."""
@@ -36,6 +39,16 @@ class Seen:
             for point in _POINTS:
                 if not side[point]:
                     vacated[point] = time
+            on_bar = self._on_bar[colour]
+            shown = CHECKERS if WAITING[checker_of(colour)] in reading.unreadable else min(side[BAR], CHECKERS)
+            for count in range(shown + 1):
+                on_bar[count] = time
+
+    def bar_shown(self, colour: Colour, since: float) -> int:
+        """The most of ``colour``'s checkers its bar or pool showed on a board since ``since``
+        (15 once it was hidden; 0 when no board came since)."""
+        on_bar = self._on_bar[colour]
+        return max((count for count in range(CHECKERS + 1) if on_bar[count] >= since), default=0)
 
     def standing(self, colour: Colour, since: float) -> tuple[int, ...]:
         """``colour``'s 26 counts with 1 on each point every board since ``since`` showed a

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from controller.held import Finished, finished_play
+from controller.held import Finished, SinceRoll, finished_play
 from controller.rules.registry import get_rule_set
 from controller.rules.turn import TurnMap
 from controller.rules.values import Colour, Move, Play, Position, Roll
@@ -242,9 +242,10 @@ PASSED_START = Position.from_counts({7: 1, 13: 5, 8: 3, 6: 6}, {22: 1, 21: 2, 13
 """White to move with 4-2: 7/5/1 passes Black's blot on White's 3, 7/3*/1 hits it."""
 
 
-def _standing(turn_map: TurnMap, blot_left: bool) -> int:
-    """The packed board ``finished_play`` takes as ``standing``, from boards a ``Seen`` noted:
-    each showing Black's side as at the start, one with the blot's point hidden if ``blot_left``."""
+def _since(turn_map: TurnMap, blot_left: bool, bar: int = 0) -> SinceRoll:
+    """What ``finished_play`` takes as ``since``, from boards a ``Seen`` noted: each showing
+    Black's side as at the start, one with the blot's point hidden if ``blot_left``, and
+    Black's bar showing ``bar`` checkers at most."""
     seen = Seen()
     reading = READER.position_reading(PASSED_START)
     seen.note(READER.snapshot_of(PASSED_START), reading, 1.0)
@@ -252,15 +253,19 @@ def _standing(turn_map: TurnMap, blot_left: bool) -> int:
         black = list(reading.black)
         black[22] = 0
         seen.note(READER.snapshot_of(PASSED_START), BoardReading(reading.white, tuple(black), ("III",)), 2.0)
+    if bar:
+        black = list(reading.black)
+        black[22], black[25] = 0, bar
+        seen.note(READER.snapshot_of(PASSED_START), BoardReading(reading.white, tuple(black)), 3.0)
     points = seen.standing(Colour.BLACK, 0.5)
-    return turn_map.key_of((0,) * len(points), points)
+    return SinceRoll(turn_map.key_of((0,) * len(points), points), seen.bar_shown(Colour.BLACK, 0.5))
 
 
 def test_a_blot_on_every_board_since_the_roll_was_passed_not_hit_and_entered_again() -> None:
     """The board shows White's 7/1 and Black's 21/16: 7/5/1 with Black's 3 to play, or
     7/3*/1 with Black's bar/22 21/16 complete, the same counts.  The blot stood on its point
     on every board since White's roll: 7/5/1.  With the point once seen empty (or hidden)
-    both stay possible; and a hit is still found when nothing else explains the board."""
+    both stay possible."""
     turn_map = TurnMap(RULES, PASSED_START, Roll(4, 2))
     passed = Play((Move(7, 5, 2), Move(5, 1, 4)))
     hit = Play((Move(7, 3, 4, True), Move(3, 1, 2)))
@@ -268,13 +273,30 @@ def test_a_blot_on_every_board_since_the_roll_was_passed_not_hit_and_entered_aga
     board = RULES.apply(after, Play((Move(21, 16, 5),)))
     reading = READER.position_reading(board)
     found = finished_play(Tracker(turn_map), (Roll(5, 3),), reading, turn_map.start,
-                          standing=_standing(turn_map, blot_left=False))
+                          since=_since(turn_map, blot_left=False))
     assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(passed)
     found = finished_play(Tracker(turn_map), (Roll(5, 3),), reading, turn_map.start,
-                          standing=_standing(turn_map, blot_left=True))
+                          since=_since(turn_map, blot_left=True))
     assert isinstance(found, Finished) and turn_map.end_of(found.play) in (turn_map.end_of(passed), turn_map.end_of(hit))
-    # only the hit explains Black entering on White's 5 (bar/20) with 5-4
+    found = finished_play(Tracker(turn_map), (Roll(5, 3),), reading, turn_map.start)
+    assert isinstance(found, Finished)  # (without knowing the boards since: either)
+
+
+def test_a_blot_carried_to_another_point_never_on_the_bar_was_moved_not_hit() -> None:
+    """Rally-hitting 880726421 (serial link, illegal moves at every turn): White's 13/8
+    16/13 stood complete, then Black lifted its blot on White's 11 before its roll was read
+    and put it down where no Black play goes.  16/11*/8 with Black entering there explained
+    that, and Black's illegal move went unwarned: the blot never reached the pool.  Here
+    White's 7/1 passes Black's blot on its 3 and Black carries the blot 22/20 with 5-4 (no
+    2 to play): with the bar never showing it nothing explains the board (the board
+    warns); with the bar once showing it, 7/3*/1 and bar/20 do."""
+    turn_map = TurnMap(RULES, PASSED_START, Roll(4, 2))
+    hit = Play((Move(7, 3, 4, True), Move(3, 1, 2)))
     entered = RULES.apply(RULES.apply(PASSED_START, hit), Play((Move(25, 20, 5),)))
-    found = finished_play(Tracker(turn_map), (Roll(5, 4),), READER.position_reading(entered), turn_map.start,
-                          standing=_standing(turn_map, blot_left=False))
+    reading = READER.position_reading(entered)
+    found = finished_play(Tracker(turn_map), (Roll(5, 4),), reading, turn_map.start,
+                          since=_since(turn_map, blot_left=True))
+    assert found is None
+    found = finished_play(Tracker(turn_map), (Roll(5, 4),), reading, turn_map.start,
+                          since=_since(turn_map, blot_left=True, bar=1))
     assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(hit)

@@ -37,3 +37,21 @@ def test_a_point_holding_its_checkers_on_every_board_since_stands() -> None:
     white = seen.standing(Colour.WHITE, 0.5)
     assert {point for point, count in enumerate(white) if count} == {7, 13, 8, 6}
     assert white[0] == white[25] == 0
+
+
+def test_the_most_a_bar_showed_since_a_time_counts_a_hidden_bar_as_full() -> None:
+    seen = Seen()
+    reading = READER.position_reading(START)
+    snapshot = READER.snapshot_of(START)
+    assert seen.bar_shown(Colour.BLACK, 0.0) == 0  # no board yet
+    seen.note(snapshot, reading, 1.0)
+    black = list(reading.black)
+    black[22], black[25] = 0, 1
+    seen.note(snapshot, BoardReading(reading.white, tuple(black)), 2.0)  # the blot on the bar
+    seen.note(snapshot, reading, 3.0)
+    assert seen.bar_shown(Colour.BLACK, 0.5) == 1
+    assert seen.bar_shown(Colour.BLACK, 2.5) == 0
+    assert seen.bar_shown(Colour.WHITE, 0.5) == 0
+    seen.note(snapshot, BoardReading(reading.white, reading.black, ("wait-white",)), 4.0)
+    assert seen.bar_shown(Colour.WHITE, 3.5) == 15  # hidden: it may have held any
+    assert seen.bar_shown(Colour.BLACK, 3.5) == 0
