@@ -21,14 +21,12 @@ if TYPE_CHECKING:
     from .phases import State
     from .rules.values import Play, Roll
     from .screens import Screens
-    from .seen import Seen
 
 
 class BoardSteps(ControllerState):
     """The board's steps (see the module docstring)."""
 
     if TYPE_CHECKING:  # the controller's state and steps used here, beyond ControllerState's
-        _seen: Seen
         _screens: Screens
 
         def _stay(self, state: State) -> None: ...
@@ -71,7 +69,8 @@ class BoardSteps(ControllerState):
             tracker, last = Tracker(StillMap(self.settings.rules, self.game.position)), None
         rolled = isinstance(state, Moving) and bool(state.held)
         shown_before = tracker.complete_seen
-        verdict = self._off_plan(state, tracker.judge(reading, last, opponent_rolled=rolled))
+        verdict = self._off_plan(state, tracker.judge(
+            reading, last, opponent_rolled=rolled, mover_rolled=isinstance(state, Moving) and len(state.held) > 1))
         before, self._verdict = self._verdict, verdict
         if isinstance(state, Moving) and state.held and verdict.kind is Kind.LEGAL and (
             before is None or before.kind is not Kind.LEGAL

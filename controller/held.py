@@ -123,14 +123,15 @@ def _search(
     top: bool = False, since: SinceRoll | None = None,
 ) -> tuple[str, int] | None:
     """(``_SETTLED`` or ``_TRANSIENT``, the mover's complete board that starts the run), or
-    None when no run of turns explains the board; with ``since`` the plays hitting a blot
-    that never left its point are tried only when no other play explains it."""
+    None when no run of turns explains the board; for the turn the board was watched in, the
+    plays hitting fewer blots than its bar or pool showed, or (``since``) a blot that never
+    left its point, are tried only when no other play explains it."""
     turn_map = turn.map
     if not isinstance(turn_map, TurnMap):
         return None
     board = turn.key(reading)
     found = None
-    if since is not None:
+    if since is not None or top:
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, strict=True)
     if found is None:
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since)
@@ -162,13 +163,15 @@ def _search_from(
     never_on_bar = since is not None and max(since.bar, reading.off_points(turn_map.mover.opponent)) <= start_bar
 
     def keeps_hits(key: int) -> bool:
-        if _opponent_bar(key) < hit_shown:
+        hits = _opponent_bar(key)
+        if hits < hit_shown:
             return False
-        if since is None:
-            return True
-        if never_on_bar and _opponent_bar(key) > start_bar and not reach.hits_standing(key, board):
+        if never_on_bar and hits > start_bar and not reach.hits_standing(key, board):
             return False  # blots gone from their points, never on the bar or pool: moved, not hit
-        return not (strict and reach.hits_unvacated(key, since.standing))
+        # first the plays hitting as many as the bar or pool has shown (only the mover hits
+        # them there; a hit taken back is rarer) and no blot that never left its point
+        return not strict or (hits >= turn.hit_bar
+                              and (since is None or not reach.hits_unvacated(key, since.standing)))
 
     near = [key for key in reach.finished_before(board, later, mover_later=False) if keeps_hits(key)]
     if not turn_map.is_complete(last_legal) and turn.complete_seen is not None:

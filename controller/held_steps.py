@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from .outputs import Output
     from .phases import State
     from .rules.values import Play, Roll
-    from .seen import Seen
     from .tracking import BoardReading, Verdict
 
 ROLL_READ = 0.5
@@ -37,7 +36,6 @@ class HeldSteps(ControllerState):
                       later: tuple[HeldRoll, ...] = (), rolled_at: float | None = None) -> Output: ...
         def _keeps_to_plan(self, state: Moving, end: int | None) -> bool: ...
         def _guesses_shown(self, state: Moving, verdict: Verdict | None) -> bool: ...
-        _seen: Seen
 
     def _next_roll_while_moving(self, time: float, state: Moving, roll: Roll) -> Output:
         """The next player's roll during a turn: it ends a complete play, else it is held

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from .phases import State
     from .resume import Window
     from .rules.game import Game, Match
+    from .seen import Seen
     from .tracking import BoardReader, BoardReading, Verdict
     from .transitions import Trigger
 
@@ -29,6 +30,7 @@ class ControllerState:
         _reading: BoardReading | None
         _verdict: Verdict | None
         _alarm: Alarm
+        _seen: Seen
         _seq: int
         _last_throw: int | None
 

@@ -258,6 +258,9 @@ class Tracker:
         self.bar_seen = 0
         """The most of the opponent's checkers the bar (or pool) has shown in a reading judged
         (a blot hit in passing seen on its way, even while other zones were hidden)."""
+        self.hit_bar = 0
+        """The most of the opponent's checkers the bar (or pool) has shown before the mover
+        rolled again (only the mover's play puts them there until then: its hits, seen)."""
         self.off_seen = 0
         """The most of the opponent's checkers a whole reading has shown off their points (on
         the bar or pool, or missing: in a hand) before their roll, the blots of two hits seen
@@ -285,13 +288,18 @@ class Tracker:
         opponent = reading.side(self.mover.opponent)
         return self.map.key_of(mover, opponent)
 
-    def judge(self, reading: BoardReading, last_legal: int | None = None, opponent_rolled: bool = False) -> Verdict:
+    def judge(self, reading: BoardReading, last_legal: int | None = None, opponent_rolled: bool = False,
+              mover_rolled: bool = False) -> Verdict:
         """What this reading shows; among several explanations the one nearest
         ``last_legal`` (else the fewest dice used) is taken.  ``opponent_rolled``: the next
-        player's roll is held (their hand may be at work: ``off_seen`` counts only before)."""
+        player's roll is held (their hand may be at work: ``off_seen`` counts only before);
+        ``mover_rolled``: the mover's next roll is held too (its next play may hit:
+        ``hit_bar`` counts only before)."""
         turn_map = self.map
         opponent = self.mover.opponent
         self.bar_seen = max(self.bar_seen, reading.side(opponent)[BAR])
+        if not mover_rolled:
+            self.hit_bar = max(self.hit_bar, reading.side(opponent)[BAR])
         if reading.unreadable:
             return Verdict(Kind.HIDDEN)
         if not opponent_rolled:

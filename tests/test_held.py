@@ -300,3 +300,41 @@ def test_a_blot_carried_to_another_point_never_on_the_bar_was_moved_not_hit() ->
     found = finished_play(Tracker(turn_map), (Roll(5, 4),), reading, turn_map.start,
                           since=_since(turn_map, blot_left=True, bar=1))
     assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(hit)
+
+
+def test_a_hit_the_pool_showed_comes_first_when_it_was_hit_back_and_entered_on_its_point() -> None:
+    """Rally-hitting 860925827 (all careless habits; the game was lost from play 10): Black's
+    pool/24/20*, its blot seen in White's pool, then White's pool/20* 16/12 hitting it back
+    on the very point, and Black's 4-1 again: pool/21 11/10.  The board three turns on was
+    read as Black's first 4-1 played pool/21 11/10, White's 16/12 under way: a shorter run,
+    but one hitting nothing where the pool had shown a hit."""
+    rules = get_rule_set("rally-hitting")
+    start = Position.from_counts({20: 1, 19: 1, 16: 1}, {13: 1, 11: 1}, white_bar=12, black_bar=13,
+                                 turn=Colour.BLACK)
+    hit = Play((Move(25, 24, 1), Move(24, 20, 4, True)))
+    back = Play((Move(25, 20, 5, True), Move(16, 12, 4)))
+    again = Play((Move(25, 21, 4), Move(11, 10, 1)))
+    board = rules.apply(rules.apply(rules.apply(start, hit), back), again)
+    reading = BoardReader(rules, rules.geometry(None)).position_reading(board)
+    turn_map = TurnMap(rules, start, Roll(1, 4))
+    tracker = Tracker(turn_map)
+    shorter = finished_play(tracker, (Roll(5, 4), Roll(4, 1)), reading, turn_map.start)
+    assert isinstance(shorter, Finished) and not shorter.play.hits  # (nothing showed the hit)
+    tracker = Tracker(turn_map)
+    tracker.bar_seen = tracker.hit_bar = 13  # White's pool showed the blot hit: 12 before the roll
+    found = finished_play(tracker, (Roll(5, 4), Roll(4, 1)), reading, turn_map.start)
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(hit)
+
+
+def test_the_bar_counts_as_the_movers_hits_only_until_the_mover_rolls_again() -> None:
+    """``Tracker.hit_bar``: the opponent's bar or pool is filled by the mover's play until
+    the mover's next roll; its next play may hit too (780423412 with hitting hands lost the
+    game when a later hit counted for the play before)."""
+    turn_map = TurnMap(RULES, PASSED_START, Roll(4, 2))
+    hit = Play((Move(7, 3, 4, True), Move(3, 1, 2)))
+    reading = READER.position_reading(RULES.apply(PASSED_START, hit))
+    tracker = Tracker(turn_map)
+    tracker.judge(reading, turn_map.start, opponent_rolled=True, mover_rolled=True)
+    assert (tracker.bar_seen, tracker.hit_bar) == (1, 0)
+    tracker.judge(reading, turn_map.start, opponent_rolled=True)
+    assert (tracker.bar_seen, tracker.hit_bar) == (1, 1)
