@@ -53,6 +53,7 @@ def main() -> int:
     parser.add_argument("--weights", type=Path)
     parser.add_argument("--candidates", type=int, help="override engine.TWO_PLY_CANDIDATES (an experiment)")
     parser.add_argument("--boards", type=int, help="override engine.TWO_PLY_BOARDS (an experiment)")
+    parser.add_argument("--margin", type=float, help="override engine.TWO_PLY_MARGIN (an experiment)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -61,6 +62,8 @@ def main() -> int:
         engine_module.TWO_PLY_CANDIDATES = args.candidates
     if args.boards:
         engine_module.TWO_PLY_BOARDS = args.boards
+    if args.margin is not None:
+        engine_module.TWO_PLY_MARGIN = args.margin
     rules = get_rule_set(args.rules)
     if args.weights:
         with np.load(args.weights, allow_pickle=False) as data:
