@@ -293,8 +293,8 @@ class Tracker:
         """What this reading shows; among several explanations the one nearest
         ``last_legal`` (else the fewest dice used) is taken.  ``opponent_rolled``: the next
         player's roll is held (their hand may be at work: ``off_seen`` counts only before);
-        ``mover_rolled``: the mover's next roll is held too (its next play may hit:
-        ``hit_bar`` counts only before)."""
+        ``mover_rolled``: the mover's next roll is held too (its next play may hit and
+        lift: ``hit_bar`` and ``lifted_seen`` count only before)."""
         turn_map = self.map
         opponent = self.mover.opponent
         self.bar_seen = max(self.bar_seen, reading.side(opponent)[BAR])
@@ -327,7 +327,7 @@ class Tracker:
             # change of mind; either way the board showed this play (not one moving that checker)
             self.complete_seen = found.key
             self.lifted_seen = None
-        elif found.lifted:
+        elif found.lifted and not mover_rolled:  # (once it has rolled again, its hand is at its next play)
             self.lifted_seen = (found.key, found.lifted)
         if not found.hit_pending:
             return Verdict(Kind.IN_HAND, found.key, found.lifted)

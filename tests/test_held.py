@@ -338,3 +338,19 @@ def test_the_bar_counts_as_the_movers_hits_only_until_the_mover_rolls_again() ->
     assert (tracker.bar_seen, tracker.hit_bar) == (1, 0)
     tracker.judge(reading, turn_map.start, opponent_rolled=True)
     assert (tracker.bar_seen, tracker.hit_bar) == (1, 1)
+
+
+def test_a_checker_lifted_after_the_mover_rolled_again_is_no_evidence_of_its_play_before() -> None:
+    """``Tracker.lifted_seen`` (a play never shown complete is more likely the one moving the
+    checkers last seen in a hand) counts only until the mover's next roll is held: then its
+    hand is at its next play (trictrac 860125803: bar/22* 7/6, the board hidden when it
+    stood complete, was read as bar/22* 12/11 after White lifted from 12 for its next turn)."""
+    turn_map = TurnMap(RULES, PASSED_START, Roll(4, 2))
+    white = list(READER.position_reading(PASSED_START).white)
+    white[13] -= 1  # a checker from 13 in the hand
+    reading = BoardReading(tuple(white), READER.position_reading(PASSED_START).black)
+    tracker = Tracker(turn_map)
+    assert tracker.judge(reading, turn_map.start, opponent_rolled=True, mover_rolled=True).lifted == (13,)
+    assert tracker.lifted_seen is None
+    tracker.judge(reading, turn_map.start, opponent_rolled=True)
+    assert tracker.lifted_seen is not None and tracker.lifted_seen[1] == (13,)
