@@ -23,11 +23,13 @@ _POINTS = range(1, BAR)
 
 class Seen:
     """The last snapshot, and the last time each colour's points 1-24 showed none of its
-    checkers (or were hidden)."""
+    checkers (or were hidden) after a board that showed some there."""
 
     def __init__(self) -> None:
         self.snapshot: BoardSnapshot | None = None
         self._vacated: dict[Colour, list[float]] = {colour: [-math.inf] * (BAR + 1) for colour in Colour}
+        self._held: dict[Colour, list[int]] = {colour: [0] * (BAR + 1) for colour in Colour}
+        """Each colour's counts on the last board (a point vacated is one that held some)."""
         self._on_bar: dict[Colour, list[float]] = {colour: [-math.inf] * (CHECKERS + 1) for colour in Colour}
         """Per colour, for n = 0..15: the last time its bar or pool showed n or more (or was hidden)."""
 
@@ -35,10 +37,11 @@ class Seen:
         """A snapshot read at ``time``: its empty (or unreadable) points were vacated then."""
         self.snapshot = snapshot
         for colour in Colour:
-            vacated, side = self._vacated[colour], reading.side(colour)
+            vacated, held, side = self._vacated[colour], self._held[colour], reading.side(colour)
             for point in _POINTS:
-                if not side[point]:
+                if held[point] and not side[point]:  # left (or hidden) after holding one
                     vacated[point] = time
+                held[point] = side[point]
             on_bar = self._on_bar[colour]
             shown = CHECKERS if WAITING[checker_of(colour)] in reading.unreadable else min(side[BAR], CHECKERS)
             for count in range(shown + 1):
@@ -51,7 +54,8 @@ class Seen:
         return max((count for count in range(CHECKERS + 1) if on_bar[count] >= since), default=0)
 
     def standing(self, colour: Colour, since: float) -> tuple[int, ...]:
-        """``colour``'s 26 counts with 1 on each point every board since ``since`` showed a
-        checker of ``colour`` on, 0 elsewhere (off, bar and pool 0)."""
+        """``colour``'s 26 counts with 0 on each point a board since ``since`` showed left
+        by ``colour`` (none there, or hidden, after some), 1 elsewhere (off, bar and pool
+        0): a blot that came to its point since and stood there was not hit either."""
         vacated = self._vacated[colour]
         return tuple(1 if point in _POINTS and vacated[point] < since else 0 for point in range(BAR + 1))
