@@ -67,10 +67,9 @@ class BoardSteps(ControllerState):
             tracker, last = state.turn.tracker, state.last_legal
         else:
             tracker, last = Tracker(StillMap(self.settings.rules, self.game.position)), None
-        rolled = isinstance(state, Moving) and bool(state.held)
+        held = len(state.held) if isinstance(state, Moving) else 0
         shown_before = tracker.complete_seen
-        verdict = self._off_plan(state, tracker.judge(
-            reading, last, opponent_rolled=rolled, mover_rolled=isinstance(state, Moving) and len(state.held) > 1))
+        verdict = self._off_plan(state, tracker.judge(reading, last, opponent_rolled=held > 0, mover_rolled=held > 1))
         before, self._verdict = self._verdict, verdict
         if isinstance(state, Moving) and state.held and verdict.kind is Kind.LEGAL and (
             before is None or before.kind is not Kind.LEGAL

@@ -171,7 +171,7 @@ def _search_from(
         # first the plays hitting as many as the bar or pool has shown (only the mover hits
         # them there; a hit taken back is rarer) and no blot that never left its point
         return not strict or (hits >= turn.hit_bar
-                              and (since is None or not reach.hits_unvacated(key, since.standing)))
+                              and (since is None or not reach.hits_standing(key, since.standing)))
 
     near = [key for key in reach.finished_before(board, later, mover_later=False) if keeps_hits(key)]
     if not turn_map.is_complete(last_legal) and turn.complete_seen is not None:

@@ -73,7 +73,7 @@ class Controller(ResumeSteps, BoardSteps, TurnSteps, HeldSteps, ReviseSteps, Com
     _state: State = field(init=False, default_factory=Setup)
     _reading: BoardReading | None = field(init=False, default=None)
     _seen: Seen = field(init=False, default_factory=Seen)
-    """The last snapshot, and when each point last showed none of a colour's checkers."""
+    """The last snapshot, when each colour last left each point, and the most on each bar."""
     _verdict: Verdict | None = field(init=False, default=None)
     _alarm: Alarm = field(init=False)
     _screens: Screens = field(init=False)

@@ -69,7 +69,7 @@ class Turn:
     """That hint's best plays in standard notation with their equities, best first."""
     rolled_at: float = -math.inf
     """When its roll was read (-inf: not known, a turn re-read or resumed): a blot its play
-    hit must have left its point on a board posted since (``controller.vacated``)."""
+    hit must have left its point on a board posted since (``controller.seen``)."""
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
-"""What the board has shown: its last snapshot, and when each colour's points last showed
-none of that colour's checkers.
+"""What the board has shown: its last snapshot, when each colour last left each point (none
+of its checkers there, or the zone hidden, after a board with some), and the most of each
+colour's checkers its bar or pool showed.
 
 A blot hit and entered again on the very point it was hit from (7/3* then bar/22) leaves
 the board as it was: counts alone cannot tell that from a blot never touched.  But a hit
@@ -34,7 +35,8 @@ class Seen:
         """Per colour, for n = 0..15: the last time its bar or pool showed n or more (or was hidden)."""
 
     def note(self, snapshot: BoardSnapshot, reading: BoardReading, time: float) -> None:
-        """A snapshot read at ``time``: its empty (or unreadable) points were vacated then."""
+        """A snapshot read at ``time``: points empty (or unreadable) after holding a checker
+        were left then; the bar's count (all, when hidden) was shown then."""
         self.snapshot = snapshot
         for colour in Colour:
             vacated, held, side = self._vacated[colour], self._held[colour], reading.side(colour)

@@ -181,12 +181,6 @@ class Reach:
                     break
         return key, hit
 
-    def hits_unvacated(self, key: int, standing: int) -> bool:
-        """Does ``key`` hit a blot that stood on its point on every board since the roll?
-        ``standing``: a packed board whose opponent's side holds one checker on each point
-        seen so (``controller.vacated``): such a blot was never taken off, so never hit."""
-        return bool(self._blots & empty(key) & ~empty(standing))
-
     def hits_standing(self, key: int, board: int) -> bool:
         """Does ``board`` show on its point a blot that legal state ``key`` has hit?"""
         return bool(self._blots & empty(key) & ~empty(board))
