@@ -43,6 +43,9 @@ class Finished:
     """The mover's turn ended with ``play``; the board is a board of a later turn."""
 
     play: Play
+    follower: Tracker | None = None
+    """The next turn as the search followed it (``Tracker.following``): the run it found
+    goes on first there, the next board judged by the turns it has judged."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +105,11 @@ def finished_play(
     answer: Finished | Undecided | None = None
     if found is not None:
         kind, key = found
-        answer = Finished(turn.map.play_to(key)) if kind == _SETTLED else Undecided()
+        if kind == _SETTLED:
+            follower = _kept_follower(turn, key, rolls)
+            answer = Finished(turn.map.play_to(key), None if follower is None else follower[0])
+        else:
+            answer = Undecided()
     _keep(memo, asked, answer)  # a search cut short is not made again for the same board
     return answer
 
@@ -339,24 +346,42 @@ def _hits_made(turn_map: TurnMap | StillMap, key: int) -> bool:
 
 def _follower(turn: Tracker, key: int, rolls: tuple[Roll, ...], budget: list[int]) -> tuple[Tracker, tuple[Roll, ...]] | None:
     """The turn that follows the mover's complete board ``key`` with the held ``rolls`` and
-    the rolls left after it (kept with ``turn``); None when the play wins the game, no turn
-    follows, or the budget is spent."""
+    the rolls left after it; None when the play wins the game, no turn follows, or the
+    budget is spent.  Kept with ``turn`` by the rolls it used, so a roll held since finds
+    the same tracker, with what it has seen and the run it last found (``Tracker.run_seen``)."""
+    kept = _kept_follower(turn, key, rolls)
+    if kept is not None:
+        return kept
     memo = _kept(turn)
-    asked = ("follower", key, rolls)
-    if asked in memo:
-        return memo[asked]  # type: ignore[return-value]
+    if ("no follower", key, rolls) in memo:
+        return None
     turn_map = turn.map
     assert isinstance(turn_map, TurnMap)
     after = turn_map.position_of(key).with_turn(turn_map.mover.opponent)
-    found: tuple[Tracker, tuple[Roll, ...]] | None = None
+    follower: TurnMap | None = None
+    rest: tuple[Roll, ...] = ()
     if after.winner() is None:  # the winning play ends the game as soon as the board shows it
         if budget[0] <= 0:
             return None
         follower, rest = _next_turn(turn_map, after, rolls)
         budget[0] -= BUILD + (len(follower.states()) // STATES_PER_UNIT if follower is not None else 0)
-        found = None if follower is None else (Tracker(follower), rest)
-    _keep(memo, asked, found)
-    return found
+    if follower is None:
+        _keep(memo, ("no follower", key, rolls), True)
+        return None
+    tracker = Tracker(follower)
+    _keep(memo, ("follower", key, rolls[:len(rolls) - len(rest)]), tracker)
+    return tracker, rest
+
+
+def _kept_follower(turn: Tracker, key: int, rolls: tuple[Roll, ...]) -> tuple[Tracker, tuple[Roll, ...]] | None:
+    """The turn following complete board ``key`` that ``_follower`` built for the first of
+    ``rolls`` (and the rolls left), if it is kept."""
+    memo = _kept(turn)
+    for used in range(1, len(rolls) + 1):
+        kept = memo.get(("follower", key, rolls[:used]))
+        if kept is not None:
+            return kept, rolls[used:]  # type: ignore[return-value]
+    return None
 
 
 def _next_turn(turn_map: TurnMap, after: Position, rolls: tuple[Roll, ...]) -> tuple[TurnMap | None, tuple[Roll, ...]]:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from .outputs import Output
     from .phases import State
     from .rules.values import Play, Roll
-    from .tracking import BoardReading, Verdict
+    from .tracking import BoardReading, Tracker, Verdict
 
 ROLL_READ = 0.5
 """Seconds a roll may be read after the dice land (the board's tray waits for them to lie
@@ -33,7 +33,8 @@ class HeldSteps(ControllerState):
     if TYPE_CHECKING:  # the controller's steps used here, beyond ControllerState's
         def _stay(self, state: State) -> None: ...
         def _end_turn(self, time: float, play: Play, next_roll: Roll | None = None,
-                      later: tuple[HeldRoll, ...] = (), rolled_at: float | None = None) -> Output: ...
+                      later: tuple[HeldRoll, ...] = (), rolled_at: float | None = None,
+                      searched: Tracker | None = None) -> Output: ...
         def _keeps_to_plan(self, state: Moving, end: int | None) -> bool: ...
         def _guesses_shown(self, state: Moving, verdict: Verdict | None) -> bool: ...
 
@@ -107,14 +108,15 @@ class HeldSteps(ControllerState):
         self._stay(state)
         return None
 
-    def _play_held_roll(self, time: float, play: Play) -> Output:
+    def _play_held_roll(self, time: float, play: Play, searched: Tracker | None = None) -> Output:
         """The mover's play is complete: it ends the turn and the first held roll starts the
-        next (the later ones stay held in it)."""
+        next (the later ones stay held in it; ``searched``: that turn as the search followed it)."""
         state = self._state
         if not isinstance(state, Moving) or not state.held:
             raise UndeclaredTransition("no held roll to play")
         later = tuple(replace(h, since=max(h.since, time)) for h in state.held[1:])
-        return self._end_turn(time, play, next_roll=state.held[0].roll, later=later, rolled_at=state.held[0].thrown)
+        return self._end_turn(time, play, next_roll=state.held[0].roll, later=later, rolled_at=state.held[0].thrown,
+                              searched=searched)
 
     def _settle_due(self, time: float) -> Output | None:
         """A roll came over a complete board another play passes through, a grace time ago:
@@ -157,7 +159,7 @@ class HeldSteps(ControllerState):
         seen = end is not None and end in (state.turn.tracker.complete_seen, state.last_legal)
         guessed_from = len(self.game.history) if state.guessed_from is None else state.guessed_from
         guessed_hits = (*state.guessed_hits, hits_shown(state.turn.tracker))
-        out = self._play_held_roll(time, finished.play)
+        out = self._play_held_roll(time, finished.play, finished.follower)
         new = self._state
         if not seen and isinstance(new, Moving):  # the board never showed that play: a guess
             guessed = replace(new, guessed_from=guessed_from, guessed_hits=guessed_hits)

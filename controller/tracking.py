@@ -269,6 +269,19 @@ class Tracker:
         """The mover's complete board that began the run of turns last found to explain a
         board (``controller.held``): the next board, a hand still at work, tries it first."""
 
+    @classmethod
+    def following(cls, turn_map: TurnMap, searched: Tracker | None) -> Tracker:
+        """A tracker for a turn begun by a held roll's search (``controller.held``): with
+        the turns the search found after it and the run it found there, when ``searched`` is
+        that search's tracker of this turn (its readings' evidence is not taken: the search
+        judged them without knowing which rolls were held)."""
+        tracker = cls(turn_map)
+        kept = None if searched is None else searched.map
+        if searched is not None and (kept is turn_map or (
+                isinstance(kept, TurnMap) and kept.start == turn_map.start and kept.roll == turn_map.roll)):
+            tracker.kept, tracker.run_seen = searched.kept, searched.run_seen
+        return tracker
+
     @property
     def reach(self) -> Reach:
         """The turn's states indexed to explain boards a hand makes (built when first needed,

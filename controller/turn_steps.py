@@ -100,12 +100,13 @@ class TurnSteps(ControllerState):
     # -- turns ---------------------------------------------------------------------------------
     def _start_turn(
         self, time: float, roll: Roll, trigger: Trigger, journal_roll: bool = True, later: tuple[HeldRoll, ...] = (),
-        rolled_at: float | None = None,
+        rolled_at: float | None = None, searched: Tracker | None = None,
     ) -> Output:
         """The player to move plays ``roll`` (journalled unless it already is); a roll with
         no legal move passes at once.  ``later``: rolls thrown since, held in this turn;
         ``rolled_at``: when ``roll`` was read (a held roll's; else now for a fresh roll,
-        not known for one journalled already)."""
+        not known for one journalled already); ``searched``: this turn as a held roll's
+        search followed it (``Tracker.following``)."""
         if rolled_at is None:
             rolled_at = time if journal_roll else -math.inf
         colour = self.game.turn
@@ -128,7 +129,7 @@ class TurnSteps(ControllerState):
                 journal=tuple(journal), frame=guidance.pass_frame(colour, message), sounds=(Sound.TURN,), log=(message,)
             )
         planned, said = self._plan_turn(colour, roll, turn_map)
-        turn = Turn(colour, roll, turn_map, Tracker(turn_map), planned, rolled_at=rolled_at)
+        turn = Turn(colour, roll, turn_map, Tracker.following(turn_map, searched), planned, rolled_at=rolled_at)
         self._go(trigger, Moving(turn, turn_map.start, held=later))
         self._verdict = None
         self._alarm.clear()
@@ -145,7 +146,7 @@ class TurnSteps(ControllerState):
 
     def _end_turn(
         self, time: float, play: Play, next_roll: Roll | None = None, later: tuple[HeldRoll, ...] = (),
-        rolled_at: float | None = None,
+        rolled_at: float | None = None, searched: Tracker | None = None,
     ) -> Output:
         state = self._state
         if not isinstance(state, Moving):
@@ -172,7 +173,8 @@ class TurnSteps(ControllerState):
             )
         self._go(T.PLAY_COMPLETE, AwaitRoll())
         if next_roll is not None:
-            return self._start_turn(time, next_roll, T.ROLL, later=later, rolled_at=rolled_at).after(tuple(journal))
+            return self._start_turn(time, next_roll, T.ROLL, later=later, rolled_at=rolled_at,
+                                    searched=searched).after(tuple(journal))
         return self._output(journal=tuple(journal), frame=self._guidance())
 
     def _done(self, time: float, state: Moving) -> Output:

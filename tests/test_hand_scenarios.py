@@ -973,3 +973,43 @@ def test_a_blot_never_seen_off_its_point_was_passed_not_hit_and_entered_there_ag
     assert_unwarned(s)
     plays = recorded(s)
     assert plays == [("white", [4, 2], "7/5/1"), ("black", [5, 3], "21/16/13")], plays
+
+
+def test_the_run_of_turns_found_for_one_board_goes_on_for_the_boards_after() -> None:
+    """Found by a 5x soak with all careless habits (backgammon 860325809, noise 7.5; the
+    game was lost from there): White threw 1-1 over Black's last checker, and carried
+    6/5/4/3*/2, the blot taken off first, while Black threw 3-2 and entered bar/22/20*,
+    hitting White's blot on its 5 (off first too), and White threw 6-1 and entered; no board
+    stood between.  A board showed White's 6/2 and Black's entry with White's blot in the
+    hand, which only that run explains; the next, White's checker from 21 in the hand, reads
+    as well as 21/20 5/4/3*/2, bar/22/20 and 20/19 with the 6 in the hand.  A roll held
+    since, and the turn begun from the run found, must not forget it: the turns that follow
+    keep the run they last found (``Finished.follower``)."""
+    start = pos({21: 1, 19: 1, 6: 1, 5: 1, 2: 6, 1: 5}, {22: 1, 17: 1, 3: 5, 2: 4, 1: 4})
+    s = scene("backgammon", start=start)
+    s.set_position(start)
+    s.throw(1, 2)  # the opening: Black starts
+    s.move(s.zone(B, 17), s.zone(B, 16), B)
+    s.lift(s.zone(B, 3), B)
+    s.throw(1, 1)  # White's roll, Black's checker still in the hand
+    s.place(s.zone(B, 1), B, settle=0.01)
+    s.lift(s.zone(W, 3), B, settle=0.01)  # White's hand: the blot off first
+    s.place(s.zone(B, 25), B)
+    s.lift(s.zone(W, 6), W)
+    s.throw(3, 2)  # Black's roll, White's checker still in the hand
+    s.place(s.zone(W, 2), W, settle=0.01)
+    s.lift(s.zone(W, 5), W, settle=0.01)  # Black's hand: White's blot off first
+    s.lift(s.zone(B, 25), B)
+    s.place(s.zone(B, 20), B)
+    s.throw(6, 1)
+    s.place(s.zone(W, 25), W, settle=0.01)
+    s.lift(s.zone(W, 25), W, settle=0.01)
+    s.place(s.zone(W, 19), W, settle=0.01)
+    s.lift(s.zone(W, 21), W)
+    s.place(s.zone(W, 20), W)
+    s.advance(1.5)
+    assert_unwarned(s)
+    plays = recorded(s)
+    assert plays == [("black", [2, 1], "3/1 17/16"), ("white", [1, 1], "6/5/4/3*/2"),
+                     ("black", [3, 2], "bar/22/20*")], plays
+    assert s.message.startswith("White has played"), s.message

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+from controller import held
 from controller.held import Finished, SinceRoll, finished_play
 from controller.rules.registry import get_rule_set
 from controller.rules.turn import TurnMap
+from controller.rules.turn import turn_map as turn_map_for
 from controller.rules.values import Colour, Move, Play, Position, Roll
 from controller.seen import Seen
 from controller.tracking import BoardReader, BoardReading, Tracker
@@ -234,6 +236,36 @@ def test_the_run_followed_on_an_earlier_board_is_tried_first_further_on() -> Non
     tracker.kept.clear()  # not what was kept: the run it followed
     found = finished_play(tracker, rolls[1:], boards[-1], turn_map.start)
     assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(first)
+
+
+def test_a_roll_held_since_and_the_turn_it_begins_keep_the_run_the_search_followed() -> None:
+    """The turns a search builds after the mover's play are kept by the rolls they used: a
+    roll held since finds the same tracker (what it judged, the run it found there), and
+    the finished play hands it on to the turn the held roll begins (``Tracker.following``).
+    Backgammon 860325809 was lost when a roll held since, then the turn begun, searched
+    afresh and took another run of turns for the same boards."""
+    rolls = (Roll(3, 1), Roll(6, 4), Roll(6, 5), Roll(2, 1))
+    first = Play((Move(8, 5, 3), Move(6, 5, 1)))
+    second = Play((Move(24, 18, 6), Move(13, 9, 4)))
+    third = Play((Move(24, 18, 6), Move(18, 13, 5)))  # no other split of the moves makes this board
+    position = RULES.apply(START, first)
+    board = READER.position_reading(_run((rolls[0], first), (rolls[1], second), (rolls[2], third)))
+    turn_map = TurnMap(RULES, START, rolls[0])
+    tracker = Tracker(turn_map)
+    found = finished_play(tracker, rolls[1:3], board, turn_map.start)
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(first)
+    follower = found.follower
+    assert follower is not None and follower.map.start == RULES.board_key(position)
+    assert follower.run_seen == follower.map.end_of(second)
+    end = turn_map.end_of(first)
+    assert end is not None
+    kept = held._follower(tracker, end, rolls[1:], [held.MAX_WORK])  # one more roll held since
+    assert kept is not None and kept[0] is follower and kept[1] == rolls[2:]
+    begun = Tracker.following(turn_map_for(RULES, position, rolls[1]), follower)
+    assert begun.run_seen == follower.run_seen and begun.kept is follower.kept
+    assert begun.complete_seen is None and begun.bar_seen == 0  # the search's readings are not its evidence
+    other = Tracker.following(turn_map_for(RULES, position, Roll(6, 5)), follower)
+    assert other.run_seen is None and other.kept == {}
 
 
 # -- a blot that never left its point was not hit (trictrac and backgammon 860225806) -------------
