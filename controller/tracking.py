@@ -19,6 +19,7 @@ from hal.zones import TRAY, WAITING, ZONES, Checker, Zone
 from .rules.base import RuleSet
 from .rules.geometry import Geometry
 from .rules.reach import MOVER, Explanation, Reach
+from .rules.state import mask
 from .rules.turn import TurnMap
 from .rules.values import BAR, CHECKERS, OFF, Colour, Move, Position
 
@@ -47,10 +48,17 @@ class BoardReading:
     overfull: tuple[Zone, ...] = ()
     foreign: tuple[Zone, ...] = ()
     """A colour's bar or tray holding the other colour's checkers."""
+    hidden_white: tuple[int, ...] = ()
+    """White's own points (0 off, 25 bar) in the unreadable zones."""
+    hidden_black: tuple[int, ...] = ()
 
     def side(self, colour: Colour) -> tuple[int, ...]:
         """The 26 counts of ``colour`` (index 0 off, 25 bar or pool)."""
         return self.white if colour.value == "white" else self.black
+
+    def hidden(self, colour: Colour) -> tuple[int, ...]:
+        """``colour``'s own points in the unreadable zones (their counts read as 0)."""
+        return self.hidden_white if colour.value == "white" else self.hidden_black
 
     def visible(self, colour: Colour) -> int:
         """How many checkers of ``colour`` the sensors see."""
@@ -92,9 +100,15 @@ class BoardReader:
         mixed: list[Zone] = []
         overfull: list[Zone] = []
         foreign: list[Zone] = []
+        hidden_white: list[int] = []
+        hidden_black: list[int] = []
         for (zone, white_point, black_point, is_point), reading in zip(self._table, snapshot.readings):
             if reading is None:
                 unreadable.append(zone)
+                if white_point is not None:
+                    hidden_white.append(white_point)
+                if black_point is not None:
+                    hidden_black.append(black_point)
                 continue
             w, b = reading.white, reading.black
             if not (w or b):
@@ -111,7 +125,8 @@ class BoardReader:
                     overfull.append(zone)
                     count = CHECKERS
                 side[point] += count
-        return BoardReading(tuple(white), tuple(black), tuple(unreadable), tuple(mixed), tuple(overfull), tuple(foreign))
+        return BoardReading(tuple(white), tuple(black), tuple(unreadable), tuple(mixed), tuple(overfull), tuple(foreign),
+                            tuple(hidden_white), tuple(hidden_black))
 
     def snapshot_of(self, position: Position) -> BoardSnapshot:
         """The snapshot a board holding exactly ``position`` gives (for setting up and tests)."""
@@ -314,6 +329,7 @@ class Tracker:
         if not mover_rolled:
             self.hit_bar = max(self.hit_bar, reading.side(opponent)[BAR])
         if reading.unreadable:
+            self._note_hidden(reading)
             return Verdict(Kind.HIDDEN)
         if not opponent_rolled:
             self.off_seen = max(self.off_seen, reading.off_points(opponent))
@@ -348,6 +364,17 @@ class Tracker:
         if not found.lifted and turn_map.is_complete(found.key):  # the play shown, a blot on its way
             self.complete_seen = found.key
         return Verdict(Kind.HIT_PENDING, found.key, found.lifted, found.waiting + found.early, ahead=ahead)
+
+    def _note_hidden(self, reading: BoardReading) -> None:
+        """A board partly hidden (a dropout, a hand over a zone): when the mover's side it
+        shows where it is readable fits the side of one complete play alone, that side is
+        taken as seen (``side_seen``): a play that stood complete only while a zone was hidden
+        is more likely the one made than another its next turn's moves also explain."""
+        if not isinstance(self.map, TurnMap) or reading.visible(self.mover) > CHECKERS:
+            return
+        sides = self.reach.complete_sides_fitting(self.key(reading), mask(reading.hidden(self.mover)))
+        if len(sides) == 1:
+            self.side_seen = sides[0]
 
     def lifted_evidence(self) -> tuple[tuple[int, int], ...]:
         """For the checkers last seen in a hand: each point they were held from, with the

@@ -10,7 +10,9 @@ from controller.rules.turn import TurnMap
 from controller.rules.turn import turn_map as turn_map_for
 from controller.rules.values import Colour, Move, Play, Position, Roll
 from controller.seen import Seen
-from controller.tracking import BoardReader, BoardReading, Tracker
+from controller.rules.reach import MOVER
+from controller.tracking import BoardReader, BoardReading, Kind, Tracker
+from hal.interfaces import BoardSnapshot
 
 RULES = get_rule_set("backgammon")
 CLOSED = Position.from_counts({6: 2, 5: 2, 4: 2, 3: 2, 2: 2, 1: 2, 13: 3}, {13: 6, 8: 5, 6: 3}, black_bar=1)
@@ -266,6 +268,33 @@ def test_a_roll_held_since_and_the_turn_it_begins_keep_the_run_the_search_follow
     assert begun.complete_seen is None and begun.bar_seen == 0  # the search's readings are not its evidence
     other = Tracker.following(turn_map_for(RULES, position, Roll(6, 5)), follower)
     assert other.run_seen is None and other.kept == {}
+
+
+def _hidden(position: Position, *points: int) -> BoardReading:
+    """The reading of ``position`` with the zones of White's ``points`` unreadable."""
+    snapshot = READER.snapshot_of(position)
+    zones = snapshot.as_dict()
+    for point in points:
+        zones[READER.zone_of(Colour.WHITE, point)] = None
+    return READER.read(BoardSnapshot.from_zones(zones))
+
+
+def test_a_board_partly_hidden_that_one_complete_play_fits_alone_shows_that_plays_side() -> None:
+    """A play that stood complete only while a zone was hidden (a dropout, a hand over it)
+    is evidence as a board wrong only on the opponent's side is (``Tracker.side_seen``):
+    rally-hitting 900227006 at 5x, noise 7.5, read White's 1-5 16/15 7/2 as 17/16 7/2 when
+    its next 1-5 went 17/16 15/10, the only board showing the first complete having the 16
+    hidden.  Two plays fitting the readable zones show neither."""
+    roll = Roll(3, 1)
+    turn_map = TurnMap(RULES, START, roll)
+    made = RULES.apply(START, Play((Move(8, 5, 3), Move(6, 5, 1))))
+    tracker = Tracker(turn_map)
+    reading = _hidden(made, 5)
+    assert reading.hidden(Colour.WHITE) == (5,) and tracker.judge(reading).kind is Kind.HIDDEN
+    assert tracker.side_seen == turn_map.end_of(Play((Move(8, 5, 3), Move(6, 5, 1)))) & MOVER
+    tracker = Tracker(turn_map)
+    tracker.judge(_hidden(RULES.apply(START, Play((Move(8, 5, 3), Move(8, 7, 1)))), 8, 7, 5, 4))
+    assert tracker.side_seen is None  # 8/5 8/7 or 8/4: the readable zones are as at the start
 
 
 # -- a blot that never left its point was not hit (trictrac and backgammon 860225806) -------------

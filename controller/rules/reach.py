@@ -126,6 +126,8 @@ class Reach:
             self._by_mover.setdefault(entry[1], []).append(entry)
         self._can_hit: dict[tuple[int, int], bool] = {}
         self._completions: dict[int, frozenset[int]] = {}
+        self._complete_sides: list[int] | None = None
+        """The mover's sides of the complete boards (built when first asked for)."""
         self._finals: tuple[list[int], np.ndarray, np.ndarray] | None = None
         """The complete boards, their mover's sides (one row each, field 0 first) and the
         running sums of those rows (built when first asked for)."""
@@ -199,6 +201,17 @@ class Reach:
         """Does some complete board have exactly the mover's side of ``board``?"""
         complete = self.turn.is_complete
         return any(complete(entry[0]) for entry in self._by_mover.get(board & MOVER, ()))
+
+    def complete_sides_fitting(self, board: int, hidden: int) -> list[int]:
+        """The mover's sides of complete boards that ``board`` shows but for the fields in
+        ``hidden`` (a mask: zones the sensors could not read, their counts taken as 0)."""
+        if self._complete_sides is None:
+            complete = self.turn.is_complete
+            self._complete_sides = [side for side, entries in self._by_mover.items()
+                                    if any(complete(entry[0]) for entry in entries)]
+        keep = MOVER & ~hidden
+        shown = board & keep
+        return [side for side in self._complete_sides if side & keep == shown]
 
     def finished_like(self, board: int) -> list[int]:
         """The complete boards whose mover's side ``board`` shows, whatever the opponent's side
