@@ -61,6 +61,9 @@ class SinceRoll:
     """The most of the opponent's checkers its bar or pool showed (15 once it was hidden):
     no more than at the start, and a blot hit that is neither there nor in a hand now nor
     back on its point was carried by its owner to another point, not hit and entered."""
+    jumped: bool = False
+    """A board since showed several zones changed at once (``Seen.jumped``): boards went
+    unseen, and a hit blot may have lain on the bar or pool and entered again unseen."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +170,8 @@ def _search_from(
     hit_shown = _opponent_bar(last_legal)
 
     start_bar = _opponent_bar(turn_map.start)
-    never_on_bar = since is not None and max(since.bar, reading.off_points(turn_map.mover.opponent)) <= start_bar
+    never_on_bar = (since is not None and not since.jumped
+                    and max(since.bar, reading.off_points(turn_map.mover.opponent)) <= start_bar)
 
     def keeps_hits(key: int) -> bool:
         hits = _opponent_bar(key)

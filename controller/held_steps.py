@@ -84,7 +84,8 @@ class HeldSteps(ControllerState):
             return None
         since, opponent = turn.rolled_at - ROLL_READ, turn.colour.opponent
         points = self._seen.standing(opponent, since)
-        return SinceRoll(turn.map.key_of((0,) * len(points), points), self._seen.bar_shown(opponent, since))
+        return SinceRoll(turn.map.key_of((0,) * len(points), points), self._seen.bar_shown(opponent, since),
+                         self._seen.jumped(since))
 
     def _hit_just_undone(self, time: float, state: Moving) -> int | None:
         """The complete board with a hit that the board left for the same play unhit less

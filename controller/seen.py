@@ -20,6 +20,9 @@ from .rules.values import BAR, CHECKERS, Colour
 from .tracking import BoardReading, checker_of
 
 _POINTS = range(1, BAR)
+JUMP = 3
+"""Zones changed at once (readable on both boards) that say boards went unseen between: a
+hand's lift or put-down changes one zone, and the sensors post every board that stands."""
 
 
 class Seen:
@@ -33,11 +36,18 @@ class Seen:
         """Each colour's counts on the last board (a point vacated is one that held some)."""
         self._on_bar: dict[Colour, list[float]] = {colour: [-math.inf] * (CHECKERS + 1) for colour in Colour}
         """Per colour, for n = 0..15: the last time its bar or pool showed n or more (or was hidden)."""
+        self._jumped = -math.inf
+        """The last time a board showed ``JUMP`` or more zones changed from the one before."""
 
     def note(self, snapshot: BoardSnapshot, reading: BoardReading, time: float) -> None:
         """A snapshot read at ``time``: points empty (or unreadable) after holding a checker
         were left then; the bar's count (all, when hidden) was shown then."""
-        self.snapshot = snapshot
+        previous, self.snapshot = self.snapshot, snapshot
+        if previous is not None:
+            changed = sum(1 for before, now in zip(previous.readings, snapshot.readings)
+                          if before != now and before is not None and now is not None)
+            if changed >= JUMP:
+                self._jumped = time
         for colour in Colour:
             vacated, held, side = self._vacated[colour], self._held[colour], reading.side(colour)
             for point in _POINTS:
@@ -48,6 +58,12 @@ class Seen:
             shown = CHECKERS if WAITING[checker_of(colour)] in reading.unreadable else min(side[BAR], CHECKERS)
             for count in range(shown + 1):
                 on_bar[count] = time
+
+    def jumped(self, since: float) -> bool:
+        """Has a board since ``since`` shown ``JUMP`` or more zones changed from the board
+        before (noisy sensors or a quick hand: changes between went unseen, a blot's visit
+        to its bar or pool among them)?"""
+        return self._jumped >= since
 
     def bar_shown(self, colour: Colour, since: float) -> int:
         """The most of ``colour``'s checkers its bar or pool showed on a board since ``since``

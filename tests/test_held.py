@@ -363,6 +363,20 @@ def test_a_blot_carried_to_another_point_never_on_the_bar_was_moved_not_hit() ->
     assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(hit)
 
 
+def test_a_blot_gone_and_entered_again_while_boards_went_unseen_may_have_been_hit() -> None:
+    """The same boards, but a board since showed several zones changed at once (noisy
+    sensors: rally-hitting 871026130 at noise 7.5, Black's 23/21* with White's blot laid on
+    its pool and entered again by pool/22/18, none of it on a board that stood): the bar may
+    have held the blot unseen, and 7/3*/1 with Black's bar/20 explains the board."""
+    turn_map = TurnMap(RULES, PASSED_START, Roll(4, 2))
+    hit = Play((Move(7, 3, 4, True), Move(3, 1, 2)))
+    entered = RULES.apply(RULES.apply(PASSED_START, hit), Play((Move(25, 20, 5),)))
+    since = _since(turn_map, blot_left=True)
+    found = finished_play(Tracker(turn_map), (Roll(5, 4),), READER.position_reading(entered), turn_map.start,
+                         since=SinceRoll(since.standing, since.bar, jumped=True))
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(hit)
+
+
 def test_a_hit_the_pool_showed_comes_first_when_it_was_hit_back_and_entered_on_its_point() -> None:
     """Rally-hitting 860925827 (all careless habits; the game was lost from play 10): Black's
     pool/24/20*, its blot seen in White's pool, then White's pool/20* 16/12 hitting it back

@@ -7,6 +7,7 @@ from controller.rules.registry import get_rule_set
 from controller.rules.values import Colour, Position
 from controller.seen import Seen
 from controller.tracking import BoardReader, BoardReading
+from hal.interfaces import BoardSnapshot, ZoneReading
 
 RULES = get_rule_set("backgammon")
 READER = BoardReader(RULES, RULES.geometry(None))
@@ -69,3 +70,34 @@ def test_the_most_a_bar_showed_since_a_time_counts_a_hidden_bar_as_full() -> Non
     seen.note(snapshot, BoardReading(reading.white, reading.black, ("wait-white",)), 4.0)
     assert seen.bar_shown(Colour.WHITE, 3.5) == 15  # hidden: it may have held any
     assert seen.bar_shown(Colour.BLACK, 3.5) == 0
+
+
+def test_a_board_with_several_zones_changed_at_once_says_boards_went_unseen() -> None:
+    """Rally-hitting 871026130 (noise 7.5): a blot hit, laid on its pool and entered again,
+    none of it on a board that stood (the sensors kept miscounting), and the board after
+    differed in four zones from the one before.  One hand action changes one zone; three or
+    more at once (readable on both boards) mark changes unseen between."""
+    seen = Seen()
+    snapshot = READER.snapshot_of(START)
+    zones = snapshot.as_dict()
+    seen.note(snapshot, READER.read(snapshot), 1.0)
+    moved = dict(zones)
+    moved[READER.zone_of(Colour.WHITE, 13)] = ZoneReading(4, 0)
+    moved[READER.zone_of(Colour.WHITE, 9)] = ZoneReading(1, 0)
+    two = BoardSnapshot.from_zones(moved)
+    seen.note(two, READER.read(two), 2.0)
+    assert not seen.jumped(0.5)  # two zones: a checker carried, its lift and put-down unseen
+    hidden = dict(moved)
+    for point in (7, 8, 6):
+        hidden[READER.zone_of(Colour.WHITE, point)] = None
+    dropout = BoardSnapshot.from_zones(hidden)
+    seen.note(dropout, READER.read(dropout), 3.0)
+    assert not seen.jumped(0.5)  # zones hidden are no change seen
+    three = dict(moved)
+    three[READER.zone_of(Colour.WHITE, 13)] = ZoneReading(3, 0)
+    three[READER.zone_of(Colour.WHITE, 10)] = ZoneReading(1, 0)
+    board = BoardSnapshot.from_zones(three)
+    seen.note(board, READER.read(board), 4.0)
+    assert not seen.jumped(0.5)  # against the board before it (hidden zones unread): two
+    seen.note(snapshot, READER.read(snapshot), 5.0)
+    assert seen.jumped(4.5) and not seen.jumped(5.5)  # back to the start at once: three zones
