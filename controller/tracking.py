@@ -250,6 +250,10 @@ own).  Bounded: a Reach refers to its map, so a weak mapping would never let eit
 _REACHES: dict[TurnMap | StillMap, Reach] = {}
 
 
+HIDDEN_KEPT = 8
+"""Boards partly hidden kept for ``Tracker.side_seen`` (the most recent)."""
+
+
 class Tracker:
     """Matches board readings against the legal states of one turn."""
 
@@ -266,10 +270,9 @@ class Tracker:
         """The state a hand was last seen at work on and the mover's points it held checkers
         from (cleared by a legal board): a play never shown complete is more likely the one
         that moves them (``lifted_evidence``)."""
-        self.side_seen: int | None = None
-        """The mover's side (``MOVER`` bits) of a complete play, last seen whole on a board
-        wrong only on the opponent's side (the next player's hand already at work, or
-        knocking checkers over): a play never shown complete is more likely that one."""
+        self._side_seen: int | None = None
+        self._hidden: list[BoardReading] = []
+        """The boards partly hidden since (the last few; ``side_seen`` reads them when asked)."""
         self.bar_seen = 0
         """The most of the opponent's checkers the bar (or pool) has shown in a reading judged
         (a blot hit in passing seen on its way, even while other zones were hidden)."""
@@ -283,6 +286,27 @@ class Tracker:
         self.run_seen: int | None = None
         """The mover's complete board that began the run of turns last found to explain a
         board (``controller.held``): the next board, a hand still at work, tries it first."""
+
+    @property
+    def side_seen(self) -> int | None:
+        """The mover's side (``MOVER`` bits) of a complete play, last seen whole on a board
+        wrong only on the opponent's side (the next player's hand already at work, or
+        knocking checkers over), or on a board partly hidden whose readable zones fit that
+        side alone (a dropout, a hand over a zone): a play never shown complete is more
+        likely that one.  Worked out from a hidden board only when asked (a held roll's
+        search), not on every snapshot."""
+        if self._hidden:
+            for reading in self._hidden:
+                sides = self.reach.complete_sides_fitting(self.key(reading), mask(reading.hidden(self.mover)))
+                if len(sides) == 1:
+                    self._side_seen = sides[0]
+            self._hidden.clear()
+        return self._side_seen
+
+    @side_seen.setter
+    def side_seen(self, side: int | None) -> None:
+        self._side_seen = side
+        self._hidden.clear()
 
     @classmethod
     def following(cls, turn_map: TurnMap, searched: Tracker | None) -> Tracker:
@@ -329,7 +353,10 @@ class Tracker:
         if not mover_rolled:
             self.hit_bar = max(self.hit_bar, reading.side(opponent)[BAR])
         if reading.unreadable:
-            self._note_hidden(reading)
+            if isinstance(turn_map, TurnMap) and reading.visible(self.mover) <= CHECKERS:
+                if len(self._hidden) >= HIDDEN_KEPT:
+                    del self._hidden[0]
+                self._hidden.append(reading)  # a play that stood complete only while a zone was hidden
             return Verdict(Kind.HIDDEN)
         if not opponent_rolled:
             self.off_seen = max(self.off_seen, reading.off_points(opponent))
@@ -364,17 +391,6 @@ class Tracker:
         if not found.lifted and turn_map.is_complete(found.key):  # the play shown, a blot on its way
             self.complete_seen = found.key
         return Verdict(Kind.HIT_PENDING, found.key, found.lifted, found.waiting + found.early, ahead=ahead)
-
-    def _note_hidden(self, reading: BoardReading) -> None:
-        """A board partly hidden (a dropout, a hand over a zone): when the mover's side it
-        shows where it is readable fits the side of one complete play alone, that side is
-        taken as seen (``side_seen``): a play that stood complete only while a zone was hidden
-        is more likely the one made than another its next turn's moves also explain."""
-        if not isinstance(self.map, TurnMap) or reading.visible(self.mover) > CHECKERS:
-            return
-        sides = self.reach.complete_sides_fitting(self.key(reading), mask(reading.hidden(self.mover)))
-        if len(sides) == 1:
-            self.side_seen = sides[0]
 
     def lifted_evidence(self) -> tuple[tuple[int, int], ...]:
         """For the checkers last seen in a hand: each point they were held from, with the
