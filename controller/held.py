@@ -188,10 +188,12 @@ def _search_from(
     if not turn_map.is_complete(last_legal) and turn.complete_seen is not None:
         last_legal = turn.complete_seen  # the board went back since (a hit undoing the play)
     part_made: frozenset[int] = frozenset()
-    if last_legal != turn_map.start and not turn_map.is_complete(last_legal):
-        # the play stood part made on the board: its ends come first (18/17 seen, then the
-        # board one turn on, equally 20/19 then 19/17 or 18/17 then 20/18: it was 18/17)
-        part_made = reach.completions(last_legal)
+    # the play stood part made on the board, or a hand was last seen at work on a part of it
+    # (9/3 made, 17 in the hand): its ends come first (18/17 seen, then the board one turn on,
+    # equally 20/19 then 19/17 or 18/17 then 20/18: it was 18/17)
+    part = turn.lifted_seen[0] if turn.lifted_seen is not None else last_legal
+    if part != turn_map.start and not turn_map.is_complete(part):
+        part_made = reach.completions(part)
     side, bar_shown = turn.side_seen, turn.bar_seen
 
     def shown_first(keys: list[int]) -> list[int]:

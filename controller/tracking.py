@@ -380,9 +380,12 @@ class Tracker:
             return Verdict(Kind.WRONG, fault=Fault.MIXED if reading.mixed else None)
         if turn_map.is_complete(found.key) and not found.hit_pending:
             # the play shown whole, a hand lifting a checker it left: the next turn's, or a
-            # change of mind; either way the board showed this play (not one moving that checker)
-            self.complete_seen = found.key
-            self.lifted_seen = None
+            # change of mind; either way the board showed this play (not one moving that checker),
+            # unless the mover has rolled again: its hand at its next play makes such boards of
+            # other plays (11/9 with the next 2-1 and a checker lifted from 8: 10/8 read as 11/9)
+            if not mover_rolled:
+                self.complete_seen = found.key
+                self.lifted_seen = None
         elif found.lifted and not mover_rolled:  # (once it has rolled again, its hand is at its next play)
             self.lifted_seen = (found.key, found.lifted)
         if not found.hit_pending:

@@ -429,3 +429,46 @@ def test_a_checker_lifted_after_the_mover_rolled_again_is_no_evidence_of_its_pla
     assert tracker.lifted_seen is None
     tracker.judge(reading, turn_map.start, opponent_rolled=True)
     assert tracker.lifted_seen is not None and tracker.lifted_seen[1] == (13,)
+
+
+def test_a_complete_play_with_a_checker_lifted_after_the_mover_rolled_again_is_not_that_play_seen() -> None:
+    """A board read as a complete play with a checker of the mover in a hand shows that play
+    (``Tracker.complete_seen``) only until the mover's next roll is held: then its hand at
+    its next play makes such boards of other plays (rally-hitting 861325839: Black's 5-2
+    12/7 10/8, then 11/10/9 with its next 2-1 and the checker on 8 lifted, read as 12/7
+    11/9 with a checker lifted from 10)."""
+    turn_map = TurnMap(RULES, PASSED_START, Roll(4, 2))
+    passed = RULES.apply(PASSED_START, Play((Move(7, 3, 4), Move(3, 1, 2))))
+    white = list(passed.white)
+    white[13] -= 1  # a checker from 13 in the hand
+    reading = BoardReading(tuple(white), passed.black)
+    tracker = Tracker(turn_map)
+    verdict = tracker.judge(reading, turn_map.start, opponent_rolled=True, mover_rolled=True)
+    assert verdict.kind is Kind.IN_HAND and turn_map.is_complete(verdict.key) and verdict.lifted == (13,)
+    assert tracker.complete_seen is None
+    tracker.judge(reading, turn_map.start, opponent_rolled=True)
+    assert tracker.complete_seen == verdict.key
+
+
+def test_a_hand_last_seen_at_work_on_part_of_a_play_puts_that_plays_ends_first() -> None:
+    """The board showed 13/7 with White's checker from 21 in the hand (``lifted_seen``),
+    then, a dropout hiding the rest, the board after White's next roll: 13/7 21/19 then
+    19/11 explains it, and so do 21/15 13/11 then 15/7 and 13/7 13/11 then 21/13.  The
+    part seen made is the play's start, as a part that stood on the board is (rally-hitting
+    860625818: 9/3 17/15 read as 17/11 9/7).  Black, on the bar against a closed board,
+    passes."""
+    start = Position.from_counts({21: 1, 13: 2, 6: 2, 5: 2, 4: 2, 3: 2, 2: 2, 1: 2}, {13: 5, 8: 3, 7: 5},
+                                 black_bar=1, black_off=1)
+    turn_map = TurnMap(RULES, start, Roll(6, 2))
+    part = RULES.apply(start, Play((Move(13, 7, 6),))).with_turn(Colour.WHITE)
+    white = list(part.white)
+    white[21] -= 1
+    tracker = Tracker(turn_map)
+    assert tracker.judge(BoardReading(tuple(white), part.black), turn_map.start).kind is Kind.IN_HAND
+    made = Play((Move(13, 7, 6), Move(21, 19, 2)))
+    after = RULES.apply(RULES.apply(start, made), Play(()))
+    board = RULES.apply(after, Play((Move(19, 14, 5), Move(14, 11, 3))))
+    found = finished_play(tracker, (Roll(4, 6), Roll(5, 3)), READER.position_reading(board), turn_map.start)
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(made)
+    found = finished_play(Tracker(turn_map), (Roll(4, 6), Roll(5, 3)), READER.position_reading(board), turn_map.start)
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) != turn_map.end_of(made)  # nothing seen
