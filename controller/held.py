@@ -199,11 +199,13 @@ def _search_from(
     def shown_first(keys: list[int]) -> list[int]:
         """``keys`` with the plays the board showed first: the mover's side seen whole (the
         opponent's side wrong), then the ends of the play seen part made, then the plays
-        that hit as many as the bar or pool has shown (a blot taken off before its hitter);
-        among equals the play that began the run last found (``Tracker.run_seen``: a board a hand
+        that hit as many as the bar or pool has shown (a blot taken off before its hitter),
+        then the play first seen whole with a checker in a hand after the mover rolled again
+        (``Tracker.complete_after``); among equals the play that began the run last found (``Tracker.run_seen``: a board a hand
         keeps changing follows that run, and a search cut short by its budget tries it first)."""
         return sorted(keys, key=lambda key: (side is not None and key & MOVER != side, key not in part_made,
-                                             _opponent_bar(key) < bar_shown, key != turn.run_seen))
+                                             _opponent_bar(key) < bar_shown, key != turn.complete_after,
+                                             key != turn.run_seen))
 
     near = shown_first(near)[:MAX_TRIED]
     unshown_hit = _no_hit_unshown

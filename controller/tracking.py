@@ -19,7 +19,7 @@ from hal.zones import TRAY, WAITING, ZONES, Checker, Zone
 from .rules.base import RuleSet
 from .rules.geometry import Geometry
 from .rules.reach import MOVER, Explanation, Reach
-from .rules.state import mask
+from .rules.state import NIBBLE, OPP, SHIFT, mask
 from .rules.turn import TurnMap
 from .rules.values import BAR, CHECKERS, OFF, Colour, Move, Position
 
@@ -250,6 +250,7 @@ own).  Bounded: a Reach refers to its map, so a weak mapping would never let eit
 _REACHES: dict[TurnMap | StillMap, Reach] = {}
 
 
+_OPPONENT_BAR = SHIFT[OPP + BAR]
 HIDDEN_KEPT = 8
 """Boards partly hidden kept for ``Tracker.side_seen`` (the most recent)."""
 
@@ -283,6 +284,11 @@ class Tracker:
         """The most of the opponent's checkers a whole reading has shown off their points (on
         the bar or pool, or missing: in a hand) before their roll, the blots of two hits seen
         one at a time (after it, their own hand may hold one)."""
+        self.complete_after: int | None = None
+        """The first complete board with a checker of the mover in a hand judged after the
+        mover rolled again: weaker than ``complete_seen`` (its hand may be at its next play,
+        and the more of it is done, the likelier the board reads as another play), tried
+        first only when no board before told (``controller.held``)."""
         self.run_seen: int | None = None
         """The mover's complete board that began the run of turns last found to explain a
         board (``controller.held``): the next board, a hand still at work, tries it first."""
@@ -386,12 +392,17 @@ class Tracker:
             if not mover_rolled:
                 self.complete_seen = found.key
                 self.lifted_seen = None
+            elif self.complete_after is None:
+                self.complete_after = found.key
         elif found.lifted and not mover_rolled:  # (once it has rolled again, its hand is at its next play)
             self.lifted_seen = (found.key, found.lifted)
         if not found.hit_pending:
             return Verdict(Kind.IN_HAND, found.key, found.lifted)
         ahead = None if found.blots_in_hand else self._hitter(found)
-        if not found.lifted and turn_map.is_complete(found.key):  # the play shown, a blot on its way
+        if not found.lifted and turn_map.is_complete(found.key) and not (
+                opponent_rolled and found.blots_in_hand and self.bar_seen < (found.key >> _OPPONENT_BAR) & NIBBLE):
+            # the play shown, a blot on its way (not one in a hand once its owner has rolled,
+            # the bar never showing it: more likely its owner's hand at its own turn than a hit)
             self.complete_seen = found.key
         return Verdict(Kind.HIT_PENDING, found.key, found.lifted, found.waiting + found.early, ahead=ahead)
 

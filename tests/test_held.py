@@ -446,8 +446,45 @@ def test_a_complete_play_with_a_checker_lifted_after_the_mover_rolled_again_is_n
     verdict = tracker.judge(reading, turn_map.start, opponent_rolled=True, mover_rolled=True)
     assert verdict.kind is Kind.IN_HAND and turn_map.is_complete(verdict.key) and verdict.lifted == (13,)
     assert tracker.complete_seen is None
+    assert tracker.complete_after == verdict.key  # the first such board: tried first when nothing else tells
+    other = list(white)
+    other[13], other[8] = other[13] + 1, other[8] - 1  # the next board: a checker from 8 in the hand
+    later = tracker.judge(BoardReading(tuple(other), passed.black), turn_map.start, opponent_rolled=True,
+                          mover_rolled=True)
+    assert later.kind is Kind.IN_HAND and tracker.complete_after == verdict.key  # (the first one stays)
     tracker.judge(reading, turn_map.start, opponent_rolled=True)
     assert tracker.complete_seen == verdict.key
+
+
+def test_a_blot_in_a_hand_once_its_owner_has_rolled_does_not_show_the_play_hitting_it() -> None:
+    """A board read as a complete play with the blot it hits in a hand shows that play
+    (``complete_seen``) only until the blot's owner has rolled: then its own hand starting
+    its turn lifts it as well (rally-hitting 920127603, illegal moves at every turn: Black's
+    pool/19/17, shown complete, was read as pool/23*/17 when White lifted its blot on 23 for
+    its own 2-1, and the game was lost from play 5).  Once the bar has shown the blot, the
+    hit was shown: its owner lifting it from there to enter is no evidence against it."""
+    turn_map = TurnMap(RULES, PASSED_START, Roll(4, 2))
+    passed = Play((Move(7, 5, 2), Move(5, 1, 4)))
+    board = RULES.apply(PASSED_START, passed)
+    black = list(board.black)
+    black[22] -= 1  # White's hand: Black's blot on White's 3 lifted
+    reading = BoardReading(board.white, tuple(black))
+    tracker = Tracker(turn_map)
+    tracker.judge(READER.position_reading(board), turn_map.start)
+    assert tracker.complete_seen == turn_map.end_of(passed)
+    verdict = tracker.judge(reading, turn_map.start, opponent_rolled=True)
+    assert verdict.kind is Kind.HIT_PENDING and verdict.key != turn_map.end_of(passed)
+    assert tracker.complete_seen == turn_map.end_of(passed)
+    tracker = Tracker(turn_map)
+    verdict = tracker.judge(reading, turn_map.start)
+    assert verdict.kind is Kind.HIT_PENDING and tracker.complete_seen == verdict.key  # before its roll: a hit
+    on_bar = list(black)
+    on_bar[25] += 1
+    tracker = Tracker(turn_map)
+    tracker.judge(BoardReading(board.white, tuple(on_bar)), turn_map.start)  # the bar showed the blot
+    tracker.complete_seen = None
+    verdict = tracker.judge(reading, turn_map.start, opponent_rolled=True)  # lifted off the bar to enter
+    assert verdict.kind is Kind.HIT_PENDING and tracker.complete_seen == verdict.key
 
 
 def test_a_hand_last_seen_at_work_on_part_of_a_play_puts_that_plays_ends_first() -> None:
