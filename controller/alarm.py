@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from hal.interfaces import BoardSnapshot
+
 from .phases import HeldRoll
 
 CONFIRM_AGAIN = 1.0
@@ -22,6 +24,9 @@ class WrongBoard:
 
     key: tuple[Any, ...]
     since: float
+    snapshot: BoardSnapshot | None = None
+    """The snapshot it first showed on: a later one hiding zones, the same wherever it reads,
+    shows it still standing (its grace time runs on through dropouts one after another)."""
 
 
 @dataclass
@@ -47,10 +52,10 @@ class Alarm:
         self.warning = False
         self.warned = None
 
-    def note_wrong(self, key: tuple[Any, ...], time: float) -> None:
-        """A wrong board showing ``key``: its grace time runs from when it first showed."""
+    def note_wrong(self, key: tuple[Any, ...], time: float, snapshot: BoardSnapshot | None = None) -> None:
+        """A wrong board showing ``key`` (on ``snapshot``): its grace time runs from when it first showed."""
         if self.wrong is None or self.wrong.key != key:
-            self.wrong = WrongBoard(key, time)
+            self.wrong = WrongBoard(key, time, snapshot)
 
     def wrong_due(self, time: float) -> bool:
         """A wrong board has stood its grace time unwarned."""

@@ -91,12 +91,21 @@ class BoardSteps(ControllerState):
                 return caught
         alarm = self._alarm
         if verdict.kind is Kind.WRONG:
-            alarm.note_wrong((tracker.key(reading), verdict.fault), time)
+            alarm.note_wrong((tracker.key(reading), verdict.fault), time, self._seen.snapshot)
             if alarm.warning and not alarm.wrong_due(time):  # the warning stands: the red lights follow the board
                 # (unless the board moved on to one the guessed turns explain, played otherwise;
                 # a board due for its own warning is looked at by _on_tick)
                 revised = None if verdict.fault else self._revise(time)
                 return revised if revised is not None else self._output(frame=self._warning_frame())
+            return self._on_tick(time, fresh=True)
+        wrong, now = alarm.wrong, self._seen.snapshot
+        if (verdict.kind is Kind.HIDDEN and wrong is not None and wrong.snapshot is not None and now is not None
+                and _same_where_readable(wrong.snapshot, now)):
+            # zones hidden over the wrong board, the same wherever they read (dropouts one
+            # after another, each hiding a zone the one before read): it still stands, its
+            # grace time runs on
+            if before is not None and before.kind is Kind.WRONG:
+                self._verdict = before
             return self._on_tick(time, fresh=True)
         # a transient: checkers in hand, a hit on its way, a hand over the board
         alarm.wrong = None

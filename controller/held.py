@@ -225,7 +225,10 @@ def _search_from(
                 return False
             # never on the bar at once: hit only if the board showed that many off their
             # points (on the bar, in a hand), and none of them stands on its point again
-            return _opponent_bar(key) > turn.off_seen or reach.hits_standing(key, board)
+            # (those still on their points on the last board before the next roll were hit
+            # after it, if at all: no board showed them off before the roll)
+            unseeable = 0 if turn.before_roll is None else reach.standing_hits(key, turn.before_roll)
+            return _opponent_bar(key) - unseeable > turn.off_seen or reach.hits_standing(key, board)
 
         alike = [key for key in near if key != last_legal and key & MOVER == seen and not unshown_hit(key)]
         first = [last_legal]

@@ -284,6 +284,9 @@ class Tracker:
         """The most of the opponent's checkers a whole reading has shown off their points (on
         the bar or pool, or missing: in a hand) before their roll, the blots of two hits seen
         one at a time (after it, their own hand may hold one)."""
+        self.before_roll: int | None = None
+        """The last whole board judged before the next player's roll: a blot it shows on its
+        point was hit, if at all, after it, and no board could show it off before the roll."""
         self.complete_after: int | None = None
         """The first complete board with a checker of the mover in a hand judged after the
         mover rolled again: weaker than ``complete_seen`` (its hand may be at its next play,
@@ -373,6 +376,8 @@ class Tracker:
         if reading.visible(self.mover) > CHECKERS or reading.visible(self.mover.opponent) > CHECKERS:
             return Verdict(Kind.WRONG, fault=Fault.TOO_MANY)
         key = self.key(reading)
+        if not opponent_rolled:
+            self.before_roll = key
         if key in turn_map:
             self.lifted_seen = self.side_seen = None
             if turn_map.is_complete(key):
@@ -400,9 +405,9 @@ class Tracker:
             return Verdict(Kind.IN_HAND, found.key, found.lifted)
         ahead = None if found.blots_in_hand else self._hitter(found)
         if not found.lifted and turn_map.is_complete(found.key) and not (
-                opponent_rolled and found.blots_in_hand and self.bar_seen < (found.key >> _OPPONENT_BAR) & NIBBLE):
+                opponent_rolled and found.blots_in_hand and self.bar_seen <= (turn_map.start >> _OPPONENT_BAR) & NIBBLE):
             # the play shown, a blot on its way (not one in a hand once its owner has rolled,
-            # the bar never showing it: more likely its owner's hand at its own turn than a hit)
+            # the bar never showing any hit: more likely its owner's hand at its own turn)
             self.complete_seen = found.key
         return Verdict(Kind.HIT_PENDING, found.key, found.lifted, found.waiting + found.early, ahead=ahead)
 

@@ -1013,3 +1013,20 @@ def test_the_run_of_turns_found_for_one_board_goes_on_for_the_boards_after() -> 
     assert plays == [("black", [2, 1], "3/1 17/16"), ("white", [1, 1], "6/5/4/3*/2"),
                      ("black", [3, 2], "bar/22/20*")], plays
     assert s.message.startswith("White has played"), s.message
+
+
+def test_dropouts_one_after_another_do_not_restart_a_wrong_boards_grace_time() -> None:
+    """Found by a 5x soak with careless lifts (trictrac, backgammon and rally-hitting
+    820224606, noise 7.5: an illegal move warned only after the player had given up, and a
+    false "too many checkers").  A snapshot hiding a zone, the same as the wrong board
+    wherever it reads, keeps that board's grace time running; under dropouts one after
+    another each snapshot hid a zone the one before read, and the grace time began again
+    with each.  Here White's 13/7 with the opening 3-1 stands under overlapping 0.6 s
+    dropouts: it is warned within the grace time all the same."""
+    s = opened(dice=(3, 1))
+    t = s.now
+    s.move(s.zone(W, 13), s.zone(W, 7), W)  # judged wrong; its grace time runs
+    for zone in ("3", "IX", "5", "XI", "2", "VIII"):
+        s.table.sim.sensor.inject_unreadable(zone, 30)
+        s.advance(0.2)
+    assert s.warnings(t) >= 1, s.message

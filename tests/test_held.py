@@ -509,3 +509,26 @@ def test_a_hand_last_seen_at_work_on_part_of_a_play_puts_that_plays_ends_first()
     assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(made)
     found = finished_play(Tracker(turn_map), (Roll(4, 6), Roll(5, 3)), READER.position_reading(board), turn_map.start)
     assert isinstance(found, Finished) and turn_map.end_of(found.play) != turn_map.end_of(made)  # nothing seen
+
+
+def test_a_blot_on_its_point_on_the_last_board_before_the_next_roll_may_be_hit_unseen() -> None:
+    """A hit the bar never showed is ruled out when the boards before the next player's roll
+    showed fewer checkers off their points than the play hits (``Tracker.off_seen``); but a
+    blot still on its point on the last board before that roll was hit after it, if at all,
+    and no board could show it off (trictrac 780423412, noise 7.5: Black's 13/11*/8*, the blot
+    on 8 off first and the hitter carried straight, then the blot on 11 taken off, pooled and
+    lifted again by White to enter after its roll, none of it on a board: read as 13/10/8*).
+    Here White's 13/7*/2* after 13/8/2* stood complete, Black entering both."""
+    start = Position.from_counts({13: 5, 8: 3, 6: 6, 24: 1}, {18: 1, 23: 1, 13: 4, 8: 3, 6: 6})
+    turn_map = TurnMap(RULES, start, Roll(6, 5))
+    one = Play((Move(13, 8, 5), Move(8, 2, 6, True)))
+    two = Play((Move(13, 7, 6, True), Move(7, 2, 5, True)))
+    tracker = Tracker(turn_map)
+    assert tracker.judge(READER.position_reading(RULES.apply(start, one)), turn_map.start).kind is Kind.COMPLETE
+    entered = RULES.apply(RULES.apply(start, two), Play((Move(25, 22, 3), Move(25, 21, 4))))
+    reading = READER.position_reading(entered)
+    seen = turn_map.end_of(one)
+    assert seen is not None and tracker.judge(reading, seen, opponent_rolled=True).kind is Kind.WRONG
+    assert tracker.off_seen == 1 and tracker.before_roll == seen
+    found = finished_play(tracker, (Roll(4, 3),), reading, seen)
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(two)

@@ -187,6 +187,10 @@ class Reach:
         """Does ``board`` show on its point a blot that legal state ``key`` has hit?"""
         return bool(self._blots & empty(key) & ~empty(board))
 
+    def standing_hits(self, key: int, board: int) -> int:
+        """How many blots that legal state ``key`` has hit ``board`` shows on their points."""
+        return (self._blots & empty(key) & ~empty(board)).bit_count()
+
     def may_still_hit(self, key: int) -> bool:
         """Is there a complete board with the mover's side of ``key`` that hits more blots
         (a checker carried past a blot, the blot not yet taken away)?"""
