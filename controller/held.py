@@ -61,9 +61,11 @@ class SinceRoll:
     """The most of the opponent's checkers its bar or pool showed (15 once it was hidden):
     no more than at the start, and a blot hit that is neither there nor in a hand now nor
     back on its point was carried by its owner to another point, not hit and entered."""
-    jumped: bool = False
-    """A board since showed several zones changed at once (``Seen.jumped``): boards went
-    unseen, and a hit blot may have lain on the bar or pool and entered again unseen."""
+    unseen: int = 0
+    """A packed board whose opponent's side holds one checker on each point left since
+    and no later than a board that showed several zones changed at once
+    (``Seen.left_unseen``): boards went unseen after that blot left, and it may have lain
+    on the bar or pool and entered again unseen."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,14 +172,14 @@ def _search_from(
     hit_shown = _opponent_bar(last_legal)
 
     start_bar = _opponent_bar(turn_map.start)
-    never_on_bar = (since is not None and not since.jumped
-                    and max(since.bar, reading.off_points(turn_map.mover.opponent)) <= start_bar)
+    never_on_bar = since is not None and max(since.bar, reading.off_points(turn_map.mover.opponent)) <= start_bar
 
     def keeps_hits(key: int) -> bool:
         hits = _opponent_bar(key)
         if hits < hit_shown:
             return False
-        if never_on_bar and hits > start_bar and not reach.hits_standing(key, board):
+        if (never_on_bar and hits > start_bar and not reach.hits_standing(key, board)
+                and not reach.hits_standing(key, since.unseen)):  # type: ignore[union-attr]
             return False  # blots gone from their points, never on the bar or pool: moved, not hit
         # first the plays hitting as many as the bar or pool has shown (only the mover hits
         # them there; a hit taken back is rarer) and no blot that never left its point
@@ -380,19 +382,19 @@ def _follower(turn: Tracker, key: int, rolls: tuple[Roll, ...], budget: list[int
         _keep(memo, ("no follower", key, rolls), True)
         return None
     tracker = Tracker(follower)
-    _keep(memo, ("follower", key, rolls[:len(rolls) - len(rest)]), tracker)
+    _keep(memo, ("follower", key, rolls[0]), (rolls[:len(rolls) - len(rest)], tracker))
     return tracker, rest
 
 
 def _kept_follower(turn: Tracker, key: int, rolls: tuple[Roll, ...]) -> tuple[Tracker, tuple[Roll, ...]] | None:
     """The turn following complete board ``key`` that ``_follower`` built for the first of
-    ``rolls`` (and the rolls left), if it is kept."""
-    memo = _kept(turn)
-    for used in range(1, len(rolls) + 1):
-        kept = memo.get(("follower", key, rolls[:used]))
-        if kept is not None:
-            return kept, rolls[used:]  # type: ignore[return-value]
-    return None
+    ``rolls`` (and the rolls left), if it is kept: kept by the first roll with the rolls it
+    used (more than one when the turns between pass), so one look-up finds it."""
+    kept = _kept(turn).get(("follower", key, rolls[0])) if rolls else None
+    if kept is None:
+        return None
+    used, tracker = kept  # type: ignore[misc]
+    return (tracker, rolls[len(used):]) if rolls[:len(used)] == used else None
 
 
 def _next_turn(turn_map: TurnMap, after: Position, rolls: tuple[Roll, ...]) -> tuple[TurnMap | None, tuple[Roll, ...]]:

@@ -83,9 +83,10 @@ class HeldSteps(ControllerState):
         if turn.rolled_at == -math.inf:
             return None
         since, opponent = turn.rolled_at - ROLL_READ, turn.colour.opponent
-        points = self._seen.standing(opponent, since)
-        return SinceRoll(turn.map.key_of((0,) * len(points), points), self._seen.bar_shown(opponent, since),
-                         self._seen.jumped(since))
+        points, unseen = self._seen.standing(opponent, since), self._seen.left_unseen(opponent, since)
+        nothing = (0,) * len(points)
+        return SinceRoll(turn.map.key_of(nothing, points), self._seen.bar_shown(opponent, since),
+                         turn.map.key_of(nothing, unseen))
 
     def _hit_just_undone(self, time: float, state: Moving) -> int | None:
         """The complete board with a hit that the board left for the same play unhit less

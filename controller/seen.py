@@ -59,11 +59,12 @@ class Seen:
             for count in range(shown + 1):
                 on_bar[count] = time
 
-    def jumped(self, since: float) -> bool:
-        """Has a board since ``since`` shown ``JUMP`` or more zones changed from the board
-        before (noisy sensors or a quick hand: changes between went unseen, a blot's visit
-        to its bar or pool among them)?"""
-        return self._jumped >= since
+    def left_unseen(self, colour: Colour, since: float) -> tuple[int, ...]:
+        """``colour``'s 26 counts with 1 on each point left since ``since`` and no later than
+        the last board that showed ``JUMP`` or more zones changed at once (0 elsewhere): a
+        blot gone from there may have visited its bar or pool unseen."""
+        vacated, jumped = self._vacated[colour], self._jumped
+        return tuple(1 if point in _POINTS and since <= vacated[point] <= jumped else 0 for point in range(BAR + 1))
 
     def bar_shown(self, colour: Colour, since: float) -> int:
         """The most of ``colour``'s checkers its bar or pool showed on a board since ``since``

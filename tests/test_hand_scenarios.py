@@ -1015,6 +1015,7 @@ def test_the_run_of_turns_found_for_one_board_goes_on_for_the_boards_after() -> 
     assert s.message.startswith("White has played"), s.message
 
 
+
 def test_dropouts_one_after_another_do_not_restart_a_wrong_boards_grace_time() -> None:
     """Found by a 5x soak with careless lifts (trictrac, backgammon and rally-hitting
     820224606, noise 7.5: an illegal move warned only after the player had given up, and a

@@ -364,16 +364,18 @@ def test_a_blot_carried_to_another_point_never_on_the_bar_was_moved_not_hit() ->
 
 
 def test_a_blot_gone_and_entered_again_while_boards_went_unseen_may_have_been_hit() -> None:
-    """The same boards, but a board since showed several zones changed at once (noisy
-    sensors: rally-hitting 871026130 at noise 7.5, Black's 23/21* with White's blot laid on
-    its pool and entered again by pool/22/18, none of it on a board that stood): the bar may
-    have held the blot unseen, and 7/3*/1 with Black's bar/20 explains the board."""
+    """The same boards, but a board since the blot left showed several zones changed at once
+    (noisy sensors: rally-hitting 871026130 at noise 7.5, Black's 23/21* with White's blot
+    laid on its pool and entered again by pool/22/18, none of it on a board that stood): the
+    bar may have held the blot unseen, and 7/3*/1 with Black's bar/20 explains the board."""
     turn_map = TurnMap(RULES, PASSED_START, Roll(4, 2))
     hit = Play((Move(7, 3, 4, True), Move(3, 1, 2)))
     entered = RULES.apply(RULES.apply(PASSED_START, hit), Play((Move(25, 20, 5),)))
     since = _since(turn_map, blot_left=True)
+    unseen = [0] * 26
+    unseen[22] = 1  # the blot's point left no later than a board several zones apart
     found = finished_play(Tracker(turn_map), (Roll(5, 4),), READER.position_reading(entered), turn_map.start,
-                         since=SinceRoll(since.standing, since.bar, jumped=True))
+                          since=SinceRoll(since.standing, since.bar, turn_map.key_of((0,) * 26, tuple(unseen))))
     assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(hit)
 
 

@@ -72,32 +72,49 @@ def test_the_most_a_bar_showed_since_a_time_counts_a_hidden_bar_as_full() -> Non
     assert seen.bar_shown(Colour.BLACK, 3.5) == 0
 
 
-def test_a_board_with_several_zones_changed_at_once_says_boards_went_unseen() -> None:
+def test_a_point_left_before_a_board_with_several_zones_changed_at_once_may_hide_a_bar_visit() -> None:
     """Rally-hitting 871026130 (noise 7.5): a blot hit, laid on its pool and entered again,
     none of it on a board that stood (the sensors kept miscounting), and the board after
     differed in four zones from the one before.  One hand action changes one zone; three or
-    more at once (readable on both boards) mark changes unseen between."""
+    more at once (readable on both boards) mark changes unseen between, and a blot gone from
+    its point no later than that may have visited its bar or pool unseen (``left_unseen``);
+    one gone after it may not (rally-hitting 750622518: a jump elsewhere before White lifted
+    its own blot excused an illegal move as that blot hit and entered)."""
     seen = Seen()
     snapshot = READER.snapshot_of(START)
     zones = snapshot.as_dict()
     seen.note(snapshot, READER.read(snapshot), 1.0)
-    moved = dict(zones)
+
+    def unseen(since: float) -> set[int]:
+        return {point for point, flag in enumerate(seen.left_unseen(Colour.BLACK, since)) if flag}
+
+    blot = READER.zone_of(Colour.BLACK, 22)
+    gone = dict(zones)
+    gone[blot] = ZoneReading(0, 0)  # Black's blot lifted: one zone
+    board = BoardSnapshot.from_zones(gone)
+    seen.note(board, READER.read(board), 2.0)
+    assert unseen(0.5) == set()
+    moved = dict(gone)
     moved[READER.zone_of(Colour.WHITE, 13)] = ZoneReading(4, 0)
     moved[READER.zone_of(Colour.WHITE, 9)] = ZoneReading(1, 0)
     two = BoardSnapshot.from_zones(moved)
-    seen.note(two, READER.read(two), 2.0)
-    assert not seen.jumped(0.5)  # two zones: a checker carried, its lift and put-down unseen
+    seen.note(two, READER.read(two), 3.0)
+    assert unseen(0.5) == set()  # two zones: a checker carried, its lift and put-down unseen
     hidden = dict(moved)
     for point in (7, 8, 6):
         hidden[READER.zone_of(Colour.WHITE, point)] = None
     dropout = BoardSnapshot.from_zones(hidden)
-    seen.note(dropout, READER.read(dropout), 3.0)
-    assert not seen.jumped(0.5)  # zones hidden are no change seen
-    three = dict(moved)
-    three[READER.zone_of(Colour.WHITE, 13)] = ZoneReading(3, 0)
-    three[READER.zone_of(Colour.WHITE, 10)] = ZoneReading(1, 0)
-    board = BoardSnapshot.from_zones(three)
-    seen.note(board, READER.read(board), 4.0)
-    assert not seen.jumped(0.5)  # against the board before it (hidden zones unread): two
-    seen.note(snapshot, READER.read(snapshot), 5.0)
-    assert seen.jumped(4.5) and not seen.jumped(5.5)  # back to the start at once: three zones
+    seen.note(dropout, READER.read(dropout), 4.0)
+    assert unseen(0.5) == set()  # zones hidden are no change seen
+    jump = dict(moved)
+    jump[READER.zone_of(Colour.WHITE, 13)] = ZoneReading(3, 0)
+    jump[READER.zone_of(Colour.WHITE, 9)] = ZoneReading(0, 0)
+    jump[READER.zone_of(Colour.WHITE, 10)] = ZoneReading(2, 0)
+    board = BoardSnapshot.from_zones(jump)
+    seen.note(board, READER.read(board), 5.0)
+    assert unseen(0.5) == {22} and unseen(2.5) == set()  # left at 2.0, before the jump at 5.0
+    again = dict(jump)
+    again[READER.zone_of(Colour.BLACK, 21)] = ZoneReading(0, 1)  # another blot lifted after it
+    board = BoardSnapshot.from_zones(again)
+    seen.note(board, READER.read(board), 6.0)
+    assert unseen(0.5) == {22}
