@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .rules.reach import MOVER
-from .rules.state import NIBBLE, OPP, SHIFT
+from .rules.state import OPP, count
 from .rules.turn import TurnMap
 from .rules.turn import turn_map as turn_map_for
 from .rules.values import BAR, Play, Position, Roll
@@ -73,8 +73,6 @@ class Undecided:
     """A run of turns explains the board with a hand at work or a hit under way: a
     transient, and a settled board to come decides which play it was."""
 
-
-OPPONENT_BAR_SHIFT = SHIFT[OPP + BAR]
 
 _SETTLED, _IN_HAND, _TRANSIENT = "settled", "in hand", "transient"
 
@@ -326,7 +324,7 @@ def hit_undone(before: int, after: int) -> bool:
 
 def _opponent_bar(key: int) -> int:
     """The opponent's checkers on the bar (or in the pool) in a packed board."""
-    return (key >> OPPONENT_BAR_SHIFT) & NIBBLE
+    return count(key, OPP + BAR)
 
 
 def _judge(

@@ -19,7 +19,7 @@ from hal.zones import TRAY, WAITING, ZONES, Checker, Zone
 from .rules.base import RuleSet
 from .rules.geometry import Geometry
 from .rules.reach import MOVER, Explanation, Reach
-from .rules.state import NIBBLE, OPP, SHIFT, mask
+from .rules.state import OPP, count, mask
 from .rules.turn import TurnMap
 from .rules.values import BAR, CHECKERS, OFF, Colour, Move, Position
 
@@ -250,7 +250,6 @@ own).  Bounded: a Reach refers to its map, so a weak mapping would never let eit
 _REACHES: dict[TurnMap | StillMap, Reach] = {}
 
 
-_OPPONENT_BAR = SHIFT[OPP + BAR]
 HIDDEN_KEPT = 8
 """Boards partly hidden kept for ``Tracker.side_seen`` (the most recent)."""
 
@@ -324,9 +323,8 @@ class Tracker:
         that search's tracker of this turn (its readings' evidence is not taken: the search
         judged them without knowing which rolls were held)."""
         tracker = cls(turn_map)
-        kept = None if searched is None else searched.map
-        if searched is not None and (kept is turn_map or (
-                isinstance(kept, TurnMap) and kept.start == turn_map.start and kept.roll == turn_map.roll)):
+        if searched is not None and isinstance(searched.map, TurnMap) and (
+                searched.map.start, searched.map.roll) == (turn_map.start, turn_map.roll):
             tracker.kept, tracker.run_seen = searched.kept, searched.run_seen
         return tracker
 
@@ -405,7 +403,7 @@ class Tracker:
             return Verdict(Kind.IN_HAND, found.key, found.lifted)
         ahead = None if found.blots_in_hand else self._hitter(found)
         if not found.lifted and turn_map.is_complete(found.key) and not (
-                opponent_rolled and found.blots_in_hand and self.bar_seen <= (turn_map.start >> _OPPONENT_BAR) & NIBBLE):
+                opponent_rolled and found.blots_in_hand and self.bar_seen <= count(turn_map.start, OPP + BAR)):
             # the play shown, a blot on its way (not one in a hand once its owner has rolled,
             # the bar never showing any hit: more likely its owner's hand at its own turn)
             self.complete_seen = found.key

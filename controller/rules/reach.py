@@ -185,11 +185,14 @@ class Reach:
 
     def hits_standing(self, key: int, board: int) -> bool:
         """Does ``board`` show on its point a blot that legal state ``key`` has hit?"""
-        return bool(self._blots & empty(key) & ~empty(board))
+        return bool(self._hit_standing(key, board))
 
     def standing_hits(self, key: int, board: int) -> int:
         """How many blots that legal state ``key`` has hit ``board`` shows on their points."""
-        return (self._blots & empty(key) & ~empty(board)).bit_count()
+        return self._hit_standing(key, board).bit_count()
+
+    def _hit_standing(self, key: int, board: int) -> int:
+        return self._blots & empty(key) & ~empty(board)
 
     def may_still_hit(self, key: int) -> bool:
         """Is there a complete board with the mover's side of ``key`` that hits more blots
