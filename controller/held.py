@@ -19,7 +19,7 @@ from .rules.reach import MOVER
 from .rules.state import OPP, count
 from .rules.turn import TurnMap
 from .rules.turn import turn_map as turn_map_for
-from .rules.values import BAR, Play, Position, Roll
+from .rules.values import BAR, CHECKERS, Play, Position, Roll
 from .tracking import BoardReading, Kind, StillMap, Tracker
 
 MAX_TRIED = 6
@@ -147,8 +147,8 @@ def _search(
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since)
     if found is not None:
         turn.run_seen = found[1]
-    if (top and found is not None and found[0] == _SETTLED and board & MOVER == turn_map.start & MOVER
-            and found[1] not in (turn.complete_seen, last_legal)):
+    if (top and len(rolls) == 1 and found is not None and found[0] == _SETTLED
+            and board & MOVER == turn_map.start & MOVER and found[1] not in (turn.complete_seen, last_legal)):
         # the mover's side as it was before the roll: a play never shown undone by hits
         # since, or a board a hand knocked about; nothing shows that the mover played, the
         # boards to come will (further on, a run of turns that settles is evidence enough;
@@ -171,13 +171,18 @@ def _search_from(
 
     start_bar = _opponent_bar(turn_map.start)
     never_on_bar = since is not None and max(since.bar, reading.off_points(turn_map.mover.opponent)) <= start_bar
+    before = turn.before_roll
+    bar_before = 0 if before is None or (before not in turn_map and reach.explain(before) is None) else _opponent_bar(before)
 
     def keeps_hits(key: int) -> bool:
         hits = _opponent_bar(key)
         if hits < hit_shown:
             return False
+        if bar_before and hits - reach.standing_hits(key, before) < bar_before:  # type: ignore[arg-type]
+            return False  # the bar showed a blot hit before the next roll that this play leaves standing
         if (never_on_bar and hits > start_bar and not reach.hits_standing(key, board)
-                and not reach.hits_standing(key, since.unseen)):  # type: ignore[union-attr]
+                and not reach.hits_standing(key, since.unseen)  # type: ignore[union-attr]
+                and not reach.hits_taken(key, board)):
             return False  # blots gone from their points, never on the bar or pool: moved, not hit
         # first the plays hitting as many as the bar or pool has shown (only the mover hits
         # them there; a hit taken back is rarer) and no blot that never left its point
@@ -195,17 +200,26 @@ def _search_from(
     if part != turn_map.start and not turn_map.is_complete(part):
         part_made = reach.completions(part)
     side, bar_shown = turn.side_seen, turn.bar_seen
+    held_from = turn.lifted_evidence()
+
+    def moves_held(key: int) -> bool:
+        """Does ``key``'s play move on the checkers last seen in a hand (before the mover
+        rolled again)?"""
+        mover = turn_map.sides_of(key)[0]
+        return all(mover[point] <= most for point, most in held_from)
 
     def shown_first(keys: list[int]) -> list[int]:
         """``keys`` with the plays the board showed first: the mover's side seen whole (the
         opponent's side wrong), then the ends of the play seen part made, then the plays
         that hit as many as the bar or pool has shown (a blot taken off before its hitter),
-        then the play first seen whole with a checker in a hand after the mover rolled again
-        (``Tracker.complete_after``); among equals the play that began the run last found (``Tracker.run_seen``: a board a hand
-        keeps changing follows that run, and a search cut short by its budget tries it first)."""
+        then the plays moving on the checkers last seen in a hand before the mover rolled
+        again (``Tracker.lifted_evidence``), then the play first seen whole with a checker
+        in a hand after the mover rolled again (``Tracker.complete_after``); among equals
+        the play that began the run last found (``Tracker.run_seen``: a board a hand keeps
+        changing follows that run, and a search cut short by its budget tries it first)."""
         return sorted(keys, key=lambda key: (side is not None and key & MOVER != side, key not in part_made,
-                                             _opponent_bar(key) < bar_shown, key != turn.complete_after,
-                                             key != turn.run_seen))
+                                             _opponent_bar(key) < bar_shown, not moves_held(key),
+                                             key != turn.complete_after, key != turn.run_seen))
 
     near = shown_first(near)[:MAX_TRIED]
     unshown_hit = _no_hit_unshown
@@ -227,16 +241,27 @@ def _search_from(
             # points (on the bar, in a hand), and none of them stands on its point again
             # (those still on their points on the last board before the next roll were hit
             # after it, if at all: no board showed them off before the roll)
-            unseeable = 0 if turn.before_roll is None else reach.standing_hits(key, turn.before_roll)
-            return _opponent_bar(key) - unseeable > turn.off_seen or reach.hits_standing(key, board)
+            # (a blot the last board before its owner's roll showed off its point, back on it
+            # since, entered there)
+            before = turn.before_roll
+            unseeable = 0 if before is None or key != turn.complete_seen else reach.standing_hits(key, before)
+            return _opponent_bar(key) - unseeable > turn.off_seen or (
+                reach.hits_standing(key, board) and not (before is not None and reach.hits_back(key, board, before)))
 
         alike = [key for key in near if key != last_legal and key & MOVER == seen and not unshown_hit(key)]
+        off_before = 0 if turn.before_roll is None else _opponent_off(turn.before_roll)
+        hitting = [key for key in alike if _opponent_bar(key) >= off_before]
         first = [last_legal]
         if unshown_hit(last_legal) and alike:
             # and the other way round: a hit the board never showed on the bar or pool, its
             # blot back on its point (only lifted: the next player's hand, not the hitter's)
             # is the play that passed it (8/4/1 over 8/5*/1, the blot lifted and put back)
             first = [alike[0], last_legal]
+        elif _opponent_bar(last_legal) < off_before and hitting:
+            # the last board before the next player's roll showed a blot off its point that
+            # this play leaves standing: shown whole since, the blot was back (its owner
+            # entering on that very point), and the play hitting it comes first
+            first = [hitting[0], last_legal]
         near = first + [key for key in near if key not in first and not unshown_hit(key)]
     settled: list[int] = []
     in_hand: list[int] = []
@@ -320,6 +345,13 @@ def hit_undone(before: int, after: int) -> bool:
     the bar or pool (the mover's side the same, the opponent's bar holding fewer)?  The next
     player entering on the very point it was hit from, before its roll is read, does that."""
     return before & MOVER == after & MOVER and _opponent_bar(before) > _opponent_bar(after)
+
+
+def _opponent_off(key: int) -> int:
+    """The opponent's checkers off their points in a packed board: on the bar (or in the
+    pool), or in a hand (missing)."""
+    on_board = sum(count(key, OPP + field) for field in range(BAR + 1))
+    return count(key, OPP + BAR) + max(CHECKERS - on_board, 0)
 
 
 def _opponent_bar(key: int) -> int:

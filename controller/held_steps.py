@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from .held import SinceRoll, Undecided, finished_play, hit_undone, hits_shown
 from .phases import HeldRoll, Moving
+from .rules.reach import MOVER
 from .steps_base import ControllerState
 from .tracking import Kind
 from .transitions import UndeclaredTransition
@@ -158,7 +159,10 @@ class HeldSteps(ControllerState):
         end = None if finished is None else state.turn.map.end_of(finished.play)
         if finished is None or not self._keeps_to_plan(state, end):
             return None
-        seen = end is not None and end in (state.turn.tracker.complete_seen, state.last_legal)
+        tracker = state.turn.tracker
+        # the play shown: complete on a board, or its side whole with the next player's hand
+        # already at work (``Tracker.side_seen``)
+        seen = end is not None and (end in (tracker.complete_seen, state.last_legal) or end & MOVER == tracker.side_seen)
         guessed_from = len(self.game.history) if state.guessed_from is None else state.guessed_from
         guessed_hits = (*state.guessed_hits, hits_shown(state.turn.tracker))
         out = self._play_held_roll(time, finished.play, finished.follower)

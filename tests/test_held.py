@@ -155,6 +155,39 @@ def test_a_board_showing_the_movers_side_as_before_the_roll_decides_nothing() ->
     assert checked
 
 
+def test_a_play_undone_by_hits_is_decided_once_the_movers_next_roll_is_held_too() -> None:
+    """The same boards, White's side as before its roll, with White's next roll held as well:
+    Black has finished its turn (it threw no roll of its own before White's), so White's
+    entries were hit and the run settles (trictrac 940728221, all hands, noise 5: Black's
+    bar/20/18, never on a board, hit at once by White's 11/7* 12/7; the turn was left open
+    while eight rolls piled up, and the game was lost from play 47)."""
+    rally = get_rule_set("rally-hitting")
+    white = [0] * 26
+    white[15], white[23], white[25] = 1, 1, 13
+    black = [0] * 26
+    black[11], black[19], black[25] = 1, 1, 13
+    start = Position(tuple(white), tuple(black), Colour.WHITE)
+    turn_map = TurnMap(rally, start, Roll(6, 1))
+    reader = BoardReader(rally, rally.geometry(None))
+    checked = 0
+    for key in turn_map.states():
+        if not turn_map.is_complete(key):
+            continue
+        after = rally.apply(start, turn_map.play_to(key))
+        for hit in rally.legal_plays(after, Roll(1, 1)):
+            board = rally.apply(after, hit)
+            if board.white != start.white:
+                continue
+            reading = reader.position_reading(board)
+            assert not isinstance(finished_play(Tracker(turn_map), (Roll(1, 1),), reading, turn_map.start), Finished)
+            found = finished_play(Tracker(turn_map), (Roll(1, 1), Roll(2, 1)), reading, turn_map.start)
+            assert isinstance(found, Finished), (turn_map.play_to(key), hit)
+            followed = rally.apply(start, found.play)
+            assert any(rally.apply(followed, again).black == board.black for again in rally.legal_plays(followed, Roll(1, 1)))
+            checked += 1
+    assert checked
+
+
 def test_a_blot_passed_then_hit_by_the_movers_next_turn_is_left_to_the_boards_to_come() -> None:
     """White's 6-3 goes 13/7/4 past a black blot on White's 10 (the board showed that play),
     Black's roll passes on White's closed board, and White's next roll begins with the blot
@@ -513,24 +546,65 @@ def test_a_hand_last_seen_at_work_on_part_of_a_play_puts_that_plays_ends_first()
     assert isinstance(found, Finished) and turn_map.end_of(found.play) != turn_map.end_of(made)  # nothing seen
 
 
-def test_a_blot_on_its_point_on_the_last_board_before_the_next_roll_may_be_hit_unseen() -> None:
+def test_a_blot_on_its_point_on_the_last_board_before_the_next_roll_is_hit_after_it_only_if_a_board_shows_it() -> None:
     """A hit the bar never showed is ruled out when the boards before the next player's roll
-    showed fewer checkers off their points than the play hits (``Tracker.off_seen``); but a
-    blot still on its point on the last board before that roll was hit after it, if at all,
-    and no board could show it off (trictrac 780423412, noise 7.5: Black's 13/11*/8*, the blot
-    on 8 off first and the hitter carried straight, then the blot on 11 taken off, pooled and
-    lifted again by White to enter after its roll, none of it on a board: read as 13/10/8*).
+    showed fewer checkers off their points than the play hits (``Tracker.off_seen``).  A blot
+    still on its point on the last board before that roll was hit after it, if at all: only
+    a board after the roll showing that play with the blot in a hand (``complete_seen``)
+    makes it an explanation (trictrac 780423412, noise 7.5: Black's 13/11*/8*, the blot on
+    11 taken off after White's roll, was read as 13/10/8*).  Without one, the next player's
+    own hand moved it, and an illegal move is not excused as that hit and an entry
+    (rally-hitting 940328209, illegal moves at every turn: White's 15/12/7* stood complete,
+    Black moved its blot on 10 wrongly, read as 15/10*/7* and Black entering: game lost).
     Here White's 13/7*/2* after 13/8/2* stood complete, Black entering both."""
     start = Position.from_counts({13: 5, 8: 3, 6: 6, 24: 1}, {18: 1, 23: 1, 13: 4, 8: 3, 6: 6})
     turn_map = TurnMap(RULES, start, Roll(6, 5))
     one = Play((Move(13, 8, 5), Move(8, 2, 6, True)))
     two = Play((Move(13, 7, 6, True), Move(7, 2, 5, True)))
-    tracker = Tracker(turn_map)
-    assert tracker.judge(READER.position_reading(RULES.apply(start, one)), turn_map.start).kind is Kind.COMPLETE
+    seen = turn_map.end_of(one)
     entered = RULES.apply(RULES.apply(start, two), Play((Move(25, 22, 3), Move(25, 21, 4))))
     reading = READER.position_reading(entered)
-    seen = turn_map.end_of(one)
-    assert seen is not None and tracker.judge(reading, seen, opponent_rolled=True).kind is Kind.WRONG
-    assert tracker.off_seen == 1 and tracker.before_roll == seen
-    found = finished_play(tracker, (Roll(4, 3),), reading, seen)
-    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(two)
+    board = RULES.apply(start, one)
+    black = list(board.black)
+    black[18] -= 1  # after White's roll, Black's blot on White's 7 in a hand, the bar showing the other
+    lifted = BoardReading(board.white, tuple(black))
+    for shown in (False, True):
+        tracker = Tracker(turn_map)
+        assert tracker.judge(READER.position_reading(board), turn_map.start).kind is Kind.COMPLETE
+        if shown:
+            verdict = tracker.judge(lifted, seen, opponent_rolled=True)
+            assert verdict.kind is Kind.HIT_PENDING and tracker.complete_seen == turn_map.end_of(two)
+        assert seen is not None and tracker.judge(reading, seen, opponent_rolled=True).kind is Kind.WRONG
+        assert tracker.off_seen == 1 and tracker.before_roll == seen
+        found = finished_play(tracker, (Roll(4, 3),), reading, seen)
+        if shown:
+            assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(two)
+        else:
+            assert not isinstance(found, Finished) or turn_map.end_of(found.play) != turn_map.end_of(two)
+
+
+def test_a_blot_the_bar_showed_hit_before_the_next_roll_is_not_traded_for_another() -> None:
+    """The last board before the next player's roll showed one blot off its point and on the
+    bar, another still on its point: a play hitting the other one instead is no explanation
+    (rally-hitting 940228206, illegal moves at every turn: White's pool/19*/15, the blot on 19
+    seen on the pool, then Black's illegal move of its blot on 21, read as pool/21*/15 and a
+    legal entry).  Here White's bar/19*/15 with Black's blots on 21 and 19; Black's 4-3 then
+    bar/21 4/3 (illegal) makes the board White's bar/21*/15 and Black's bar/21 6/3 would."""
+    start = Position.from_counts({13: 5, 8: 3, 6: 5, 24: 1}, {4: 1, 6: 1, 13: 5, 8: 3, 24: 5}, white_bar=1)
+    turn_map = TurnMap(RULES, start, Roll(6, 4))
+    made = Play((Move(25, 19, 6, True), Move(19, 15, 4)))
+    other = Play((Move(25, 21, 4, True), Move(21, 15, 6)))
+    after = RULES.apply(start, other)
+    board = RULES.apply(after, Play((Move(25, 21, 4), Move(6, 3, 3))))
+    reading = READER.position_reading(board)
+    hit_first = list(start.black)
+    hit_first[6], hit_first[25] = 0, 1  # the blot on 19 on the bar, White's entering checker in the hand
+    white = list(start.white)
+    white[25] = 0
+    before = BoardReading(tuple(white), tuple(hit_first))
+    found = finished_play(Tracker(turn_map), (Roll(4, 3),), reading, turn_map.start)
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(other)  # nothing seen
+    tracker = Tracker(turn_map)
+    assert tracker.judge(before, turn_map.start).kind is Kind.HIT_PENDING
+    found = finished_play(tracker, (Roll(4, 3),), reading, turn_map.start)
+    assert not isinstance(found, Finished) or turn_map.end_of(found.play) != turn_map.end_of(other)

@@ -207,3 +207,29 @@ def test_a_blot_still_standing_was_passed_when_a_way_there_passed_it() -> None:
     found = Reach(turn).explain(turn.key_of(mover, opp))
     assert found is not None and found.waiting == () and found.blots_in_hand == 1
     assert str(turn.play_to(found.key)) == str(turn.play_to(turn.key_of(mover, [*opp[:25], opp[25] + 1])))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(turns(), st.data())
+def test_the_hits_a_board_shows_agree_with_the_counts(case: tuple[RuleSet, Position, Roll, TurnMap],
+                                                     data: st.DataObject) -> None:
+    """``standing_hits``, ``hits_taken`` and ``hits_back`` say of the blots a legal state has
+    hit what the counts say: how many a board shows on their points; whether one's point
+    holds the mover's checkers in the state and on the board (the hitter landed there); and
+    whether every one a board shows on its point was off it on an earlier board."""
+    rules, _, _, turn = case
+    if turn.passes:
+        return
+    oracle = Oracle(turn)
+    reach = Reach(turn)
+    key = data.draw(st.sampled_from(sorted(oracle.sides)))
+    s_mover, s_opp = oracle.sides[key]
+    hit = _hits(oracle.start_opp, s_opp)
+    mover, opp = data.draw(hand_boards(turn, oracle))
+    before_mover, before_opp = data.draw(hand_boards(turn, oracle))
+    board, before = turn.key_of(mover, opp), turn.key_of(before_mover, before_opp)
+    standing = {p for p in hit if opp[p]}
+    assert reach.standing_hits(key, board) == len(standing)
+    mine = {p: 25 - p if rules.MIRRORED else p for p in hit}  # the opponent's point in the mover's numbering
+    assert reach.hits_taken(key, board) == any(s_mover[mine[p]] and mover[mine[p]] for p in hit)
+    assert reach.hits_back(key, board, before) == (bool(standing) and not any(before_opp[p] for p in standing))

@@ -114,17 +114,15 @@ def test_a_guessed_turn_played_otherwise_is_recorded_anew_and_the_journal_replay
 
 
 @pytest.mark.parametrize(("name", "habit", "seed", "illegal"), [
-    ("rally-hitting", "all", 500215006, 0.2), pytest.param("rally", "all", 710721321, 1.0, marks=pytest.mark.xfail(strict=True, reason=(
-        "issue 8, open: with the wrong board's grace time running on through dropouts (8731fdd) "
-        "this table takes another course, and Black's 4-4 12/8 12/8/4/off, never on a board, is "
-        "read as 12/8/4/off 6/2 from a run of turns an earlier board followed"))), ("rally", "all", 721121633, 1.0),
+    ("rally-hitting", "all", 500215006, 0.2), ("rally", "all", 710721321, 1.0), ("rally", "all", 721121633, 1.0),
     ("rally-hitting", "all", 720621618, 1.0), ("rally-hitting", "throws", 750622518, 0.2),
     ("trictrac", "real", 780423412, 0.2), ("rally-hitting", "lifts", 740422212, 1.0),
     ("trictrac", "all", 791023730, 0.2), ("backgammon", "all", 790323709, 0.2),
     ("rally-hitting", "real", 800124003, 1.0), ("rally-hitting", "all", 790523715, 0.2),
     ("rally-hitting", "all", 791023730, 1.0), ("trictrac", "hits", 830624918, 1.0),
     ("backgammon", "all", 790423712, 0.2),
-    ("rally-hitting", "all", 790923727, 1.0)])
+    ("rally-hitting", "all", 790923727, 1.0), ("rally-hitting", "all", 860625818, 1.0),
+    ("rally-hitting", "all", 920527615, 1.0), ("trictrac", "all", 920427612, 1.0)])
 def test_all_careless_habits_at_noise_7_5_keep_every_play_and_warn_every_illegal_move(
         name: str, habit: str, seed: int, illegal: float) -> None:
     """Issue 8, all careless habits at 5x and noise 7.5.  Rally-hitting 500215006 lost the
@@ -160,7 +158,17 @@ def test_all_careless_habits_at_noise_7_5_keep_every_play_and_warn_every_illegal
     undid a hit the bar had shown (a re-reading keeps the hits shown).  Backgammon
     790423712 and rally-hitting 790923727 lost their games to candidate changes on the way
     (8/5*/4 and pool/21*/18, each a hit the board never showed, read for and against by a
-    change in the order plays are tried): kept as the order was."""
+    change in the order plays are tried): kept as the order was.  Rally 710721321, on the
+    course it takes since the grace-time fix, read Black's 4-4 12/8 12/8/4/off (never on a
+    board, a second checker seen lifted from 12) as 12/8/4/off 6/2 from a board after
+    Black's next roll: the plays moving the checkers last seen in a hand come first.
+    Rally-hitting 860625818 re-read White's 2-2, whose side had stood whole with Black's
+    hand at work, to excuse White's illegal move two turns on: a play whose side was seen
+    whole is no guess.  Rally-hitting 920527615 read pool/20*/16 as pool/21/16 when Black
+    entered on the point it was hit from after its roll (the last board before the roll
+    showed that blot off its point).  Trictrac 920427612 stuck from play 29: White's
+    bar/21/20*, its blot pooled and entered unseen, was ruled out as a blot moved by its
+    owner although White's hitter stood on its point."""
     from simulator.players import Behaviour
     from simulator.sensors import NoiseModel
     from simulator.table import Table

@@ -105,6 +105,12 @@ def empty(key: int) -> int:
     return _OPP_LOW & ~_nonzero(key & _OPP_POINTS, _OPP_LOW)
 
 
+def held(key: int) -> int:
+    """The mover's points 1-24 of ``key`` holding its checkers, as a blot set (the opposing
+    fields' lowest bits)."""
+    return _nonzero(key & st.BOARD, _MOVER_LOW) << st.SHIFT[st.OPP]
+
+
 def _points(blots: int) -> tuple[int, ...]:
     """The mover's points of a blot set (bits at the opposing fields' lowest bits)."""
     return tuple(p for p in range(1, 25) if blots >> st.SHIFT[st.OPP + p] & 1)
@@ -186,6 +192,19 @@ class Reach:
     def hits_standing(self, key: int, board: int) -> bool:
         """Does ``board`` show on its point a blot that legal state ``key`` has hit?"""
         return bool(self._hit_standing(key, board))
+
+    def hits_taken(self, key: int, board: int) -> bool:
+        """Has legal state ``key`` hit a blot on a point where it, and ``board``, hold the
+        mover's checkers?  The hitter stands where the blot stood: the blot's owner, whose
+        turn comes after, cannot have moved it away first."""
+        return bool(self._blots & empty(key) & held(key) & held(board))
+
+    def hits_back(self, key: int, board: int, before: int) -> bool:
+        """Does ``board`` show on their points only blots that legal state ``key`` has hit
+        and ``before`` showed off them (come back since: entered on the point they were
+        hit from)?"""
+        standing = self._hit_standing(key, board)
+        return bool(standing) and not standing & ~empty(before)
 
     def standing_hits(self, key: int, board: int) -> int:
         """How many blots that legal state ``key`` has hit ``board`` shows on their points."""
