@@ -205,6 +205,8 @@ def _search_from(
     def moves_held(key: int) -> bool:
         """Does ``key``'s play move on the checkers last seen in a hand (before the mover
         rolled again)?"""
+        if not held_from:
+            return True
         mover = turn_map.sides_of(key)[0]
         return all(mover[point] <= most for point, most in held_from)
 
@@ -243,25 +245,24 @@ def _search_from(
             # after it, if at all: no board showed them off before the roll)
             # (a blot the last board before its owner's roll showed off its point, back on it
             # since, entered there)
-            before = turn.before_roll
             unseeable = 0 if before is None or key != turn.complete_seen else reach.standing_hits(key, before)
             return _opponent_bar(key) - unseeable > turn.off_seen or (
                 reach.hits_standing(key, board) and not (before is not None and reach.hits_back(key, board, before)))
 
         alike = [key for key in near if key != last_legal and key & MOVER == seen and not unshown_hit(key)]
-        off_before = 0 if turn.before_roll is None else _opponent_off(turn.before_roll)
-        hitting = [key for key in alike if _opponent_bar(key) >= off_before]
+        off_before = 0 if before is None else _opponent_off(before)
         first = [last_legal]
         if unshown_hit(last_legal) and alike:
             # and the other way round: a hit the board never showed on the bar or pool, its
             # blot back on its point (only lifted: the next player's hand, not the hitter's)
             # is the play that passed it (8/4/1 over 8/5*/1, the blot lifted and put back)
             first = [alike[0], last_legal]
-        elif _opponent_bar(last_legal) < off_before and hitting:
+        elif _opponent_bar(last_legal) < off_before:
             # the last board before the next player's roll showed a blot off its point that
             # this play leaves standing: shown whole since, the blot was back (its owner
             # entering on that very point), and the play hitting it comes first
-            first = [hitting[0], last_legal]
+            hitting = [key for key in alike if _opponent_bar(key) >= off_before]
+            first = hitting[:1] + first
         near = first + [key for key in near if key not in first and not unshown_hit(key)]
     settled: list[int] = []
     in_hand: list[int] = []

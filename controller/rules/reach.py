@@ -105,12 +105,6 @@ def empty(key: int) -> int:
     return _OPP_LOW & ~_nonzero(key & _OPP_POINTS, _OPP_LOW)
 
 
-def held(key: int) -> int:
-    """The mover's points 1-24 of ``key`` holding its checkers, as a blot set (the opposing
-    fields' lowest bits)."""
-    return _nonzero(key & st.BOARD, _MOVER_LOW) << st.SHIFT[st.OPP]
-
-
 def _points(blots: int) -> tuple[int, ...]:
     """The mover's points of a blot set (bits at the opposing fields' lowest bits)."""
     return tuple(p for p in range(1, 25) if blots >> st.SHIFT[st.OPP + p] & 1)
@@ -197,7 +191,8 @@ class Reach:
         """Has legal state ``key`` hit a blot on a point where it, and ``board``, hold the
         mover's checkers?  The hitter stands where the blot stood: the blot's owner, whose
         turn comes after, cannot have moved it away first."""
-        return bool(self._blots & empty(key) & held(key) & held(board))
+        both = (st.occupied(key) & st.occupied(board)) << st.SHIFT[st.OPP]  # as a blot set
+        return bool(self._blots & empty(key) & both)
 
     def hits_back(self, key: int, board: int, before: int) -> bool:
         """Does ``board`` show on their points only blots that legal state ``key`` has hit
