@@ -173,6 +173,10 @@ def _search_from(
     never_on_bar = since is not None and max(since.bar, reading.off_points(turn_map.mover.opponent)) <= start_bar
     before = turn.before_roll
     bar_before = 0 if before is None or (before not in turn_map and reach.explain(before) is None) else _opponent_bar(before)
+    # the mover's play stood complete on the last board before the next roll: a blot still
+    # on its point there was hit after the roll only if a board since showed that play, or
+    # showed it on the bar or pool before its owner had moved (a hand taking it off late)
+    done_before = before if before is not None and turn_map.is_complete(before) else None
 
     def keeps_hits(key: int) -> bool:
         hits = _opponent_bar(key)
@@ -180,6 +184,9 @@ def _search_from(
             return False
         if bar_before and hits - reach.standing_hits(key, before) < bar_before:  # type: ignore[arg-type]
             return False  # the bar showed a blot hit before the next roll that this play leaves standing
+        if (done_before is not None and key != turn.complete_seen and key & MOVER == done_before & MOVER
+                and reach.standing_hits(key, done_before) and turn.bar_unmoved < hits):
+            return False  # a late hit that no board showed on the bar before the blot's owner moved on
         if (never_on_bar and hits > start_bar and not reach.hits_standing(key, board)
                 and not reach.hits_standing(key, since.unseen)  # type: ignore[union-attr]
                 and not reach.hits_taken(key, board)):
@@ -291,7 +298,7 @@ def _search_from(
     if len(in_hand) == 1 and not hits:
         return _SETTLED, in_hand[0]
     transient: int | None = (in_hand + hits)[0] if in_hand or hits else None
-    blocking = transient is not None  # a hand at work on a play the board shows as left
+    blocking = transient  # a hand at work on a play the board shows as left: the run kept
     # then the board further on: each of those plays, then the plays the mover has moved on
     # from since (with rolls held for a later turn of the mover), one run at a time
     far = reach.finished_before(board, later, mover_later=True, lifted=turn.lifted_evidence()) if len(rolls) > 1 else []
@@ -309,7 +316,7 @@ def _search_from(
                 continue
             kind, tracker, rest = judged
             if kind == _SETTLED:
-                return (_TRANSIENT if blocking else _SETTLED), key
+                return (_TRANSIENT, blocking) if blocking is not None else (_SETTLED, key)
             if kind in (_IN_HAND, _TRANSIENT):
                 transient = key if transient is None else transient
                 continue
@@ -318,7 +325,7 @@ def _search_from(
         found = _search(tracker, rest, reading, tracker.map.start, budget)
         if found is not None:
             if found[0] == _SETTLED:  # a run settled further on decides over hands at work on other runs
-                return (_TRANSIENT if blocking else _SETTLED), key
+                return (_TRANSIENT, blocking) if blocking is not None else (_SETTLED, key)
             transient = key if transient is None else transient
     return (_TRANSIENT, transient) if transient is not None else None
 

@@ -49,7 +49,7 @@ from .tracking import BoardReader, BoardReading, Kind, Verdict, checker_of
 from .transitions import Trigger, UndeclaredTransition, check
 from .held_steps import HeldSteps
 from .revise_steps import ReviseSteps
-from .turn_steps import TrackerError, TurnSteps
+from .turn_steps import SETUP_ROLL_KEPT, TrackerError, TurnSteps
 
 __all__ = [
     "CONFIRM_AGAIN", "JOURNAL_VERSION", "Controller", "Output", "Phase", "ResumeError", "Settings", "TrackerError",
@@ -179,7 +179,7 @@ class Controller(ResumeSteps, BoardSteps, TurnSteps, HeldSteps, ReviseSteps, Com
             resumed = self._resume_opening(time, a, b) if self._window is not None and self._window.lenient else None
             if resumed is not None:
                 return resumed
-            return self._output(message="Set up the board before rolling", sounds=(Sound.WARNING,))
+            return self._dice_in_setup(time, a, b)
         if isinstance(state, Opening):  # whatever the board shows: the turn's tracker judges it
             return self._on_opening(time, a, b)
         if isinstance(state, GameOver):
@@ -244,6 +244,8 @@ class Controller(ResumeSteps, BoardSteps, TurnSteps, HeldSteps, ReviseSteps, Com
                 waits.append(state.blot_wait)
             if state.settle is not None:
                 waits.append(state.settle + self.settings.grace)
+        if isinstance(state, Setup) and state.dice is not None:
+            waits.append(state.thrown + SETUP_ROLL_KEPT)
         deadline = self._alarm.deadline(self._held(), min(waits) if waits else None)
         turn = checker_of(self.game.turn) if isinstance(self._state, (AwaitRoll, Moving)) else None
         if isinstance(state, CubeOffered):  # the answer is the opponent's

@@ -37,6 +37,11 @@ class Setup:
     """The lights guide the checkers to the start position."""
 
     kind: ClassVar[Phase] = Phase.SETUP
+    dice: tuple[int, int] | None = None
+    """The opening throw, come while the board stood set up but no reading had shown it yet
+    (the sensors settle a moment after the hands): it opens the game once one does."""
+    thrown: float = -math.inf
+    """When those dice were read (kept ``SETUP_ROLL_KEPT`` seconds)."""
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,8 @@ warned about; that is the controller's business, not this module's.
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass
 from enum import Enum
 
@@ -276,6 +278,10 @@ class Tracker:
         self.bar_seen = 0
         """The most of the opponent's checkers the bar (or pool) has shown in a reading judged
         (a blot hit in passing seen on its way, even while other zones were hidden)."""
+        self.bar_unmoved = 0
+        """The most of the opponent's checkers the bar (or pool) has shown on a board where the
+        opponent had put none on a point (only taken some off): a blot hit late, after the
+        next roll, shows there before its owner moves on (``controller.held``)."""
         self.hit_bar = 0
         """The most of the opponent's checkers the bar (or pool) has shown before the mover
         rolled again (only the mover's play puts them there until then: its hits, seen)."""
@@ -328,6 +334,11 @@ class Tracker:
             tracker.kept, tracker.run_seen = searched.kept, searched.run_seen
         return tracker
 
+    @functools.cached_property
+    def _start_opponent(self) -> tuple[int, ...]:
+        """The opponent's counts when the turn began (own numbering)."""
+        return self.map.sides_of(self.map.start)[1]  # type: ignore[union-attr]
+
     @property
     def reach(self) -> Reach:
         """The turn's states indexed to explain boards a hand makes (built when first needed,
@@ -356,7 +367,11 @@ class Tracker:
         lift: ``hit_bar`` and ``lifted_seen`` count only before)."""
         turn_map = self.map
         opponent = self.mover.opponent
-        self.bar_seen = max(self.bar_seen, reading.side(opponent)[BAR])
+        side = reading.side(opponent)
+        self.bar_seen = max(self.bar_seen, side[BAR])
+        if side[BAR] > self.bar_unmoved and isinstance(turn_map, TurnMap) and all(
+                now <= then for now, then in zip(side[1:BAR], self._start_opponent[1:BAR])):
+            self.bar_unmoved = side[BAR]
         if not mover_rolled:
             self.hit_bar = max(self.hit_bar, reading.side(opponent)[BAR])
         if reading.unreadable:

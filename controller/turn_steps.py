@@ -23,7 +23,7 @@ from .rules.turn import turn_map as turn_map_for
 from .rules.values import Colour, IllegalPlayError, Play, Roll
 from .screens import score_message
 from .steps_base import ControllerState
-from .tracking import Kind, Tracker
+from .tracking import BoardReading, Kind, Tracker
 from .transitions import Trigger, UndeclaredTransition
 
 if TYPE_CHECKING:
@@ -33,6 +33,13 @@ if TYPE_CHECKING:
     from .tracking import Verdict
 
 T = Trigger
+
+
+SETUP_ROLL_KEPT = 3.0
+"""Seconds the opening throw is kept while the board is nearly set up (no reading yet, or a
+checker or two still in hand or on their way): a board set up within them opens with it."""
+NEARLY_SET_UP = 2
+"""Checkers at most off their start points for a throw to be kept (``SETUP_ROLL_KEPT``)."""
 
 
 class TrackerError(RuntimeError):
@@ -68,7 +75,12 @@ class TurnSteps(ControllerState):
                 return resumed
         if exact and isinstance(state, Setup):
             self._go(T.BOARD_SET_UP, Opening())
+            if state.dice is not None and time < state.thrown + SETUP_ROLL_KEPT:
+                return self._on_opening(time, *state.dice)  # thrown as the board stood set up
             return self._output(frame=self._guidance())
+        if isinstance(state, Setup) and state.dice is not None and self._off_start(reading) > NEARLY_SET_UP:
+            self._stay(Setup())  # the throw kept came before the board was set up after all
+            return self._output(message="Set up the board before rolling", sounds=(Sound.WARNING,))
         if exact and isinstance(state, Restore):
             return self._finish_restore(time, state)
         if isinstance(state, GameOver):
@@ -77,6 +89,30 @@ class TurnSteps(ControllerState):
         if isinstance(state, Setup):
             frame = LightFrame.of({**guidance.start_quarter_lights(self._screens.quarter), **dict(frame.lights)}, label)
         return self._output(frame=frame)
+
+    def _dice_in_setup(self, time: float, a: int, b: int) -> Output:
+        """Dice thrown before the board was seen set up: kept when it may stand set up already
+        (no reading yet, or all but ``NEARLY_SET_UP`` checkers on their start points: the
+        sensors settle a moment after the hands), else a warning."""
+        if self._reading is None or self._off_start(self._reading) <= NEARLY_SET_UP:
+            self._stay(Setup(dice=(a, b), thrown=time))
+            return self._output(message=f"Throw {a}-{b} kept until the board is seen set up")
+        return self._output(message="Set up the board before rolling", sounds=(Sound.WARNING,))
+
+    def _off_start(self, reading: BoardReading) -> int:
+        """How many checkers ``reading`` shows off their start points."""
+        wanted = self.reader.position_reading(self.game.position)
+        return sum(abs(now - then) for side, target in ((reading.white, wanted.white), (reading.black, wanted.black))
+                   for now, then in zip(side, target)) // 2
+
+    def _setup_dice_due(self, time: float) -> Output | None:
+        """The opening throw kept in the setup has waited ``SETUP_ROLL_KEPT`` seconds for the
+        board: it is dropped, with a warning to set up and throw again."""
+        state = self._state
+        if not isinstance(state, Setup) or state.dice is None or time < state.thrown + SETUP_ROLL_KEPT:
+            return None
+        self._stay(Setup())
+        return self._output(message="Set up the board, then throw again", sounds=(Sound.WARNING,))
 
     def _finish_restore(self, time: float, restore: Restore) -> Output:
         if restore.roll is not None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
-from scenario_kit import B, Scene, W, opened, pos, scene
+from scenario_kit import B, Scene, W, opened, pos, scene, zones_of
 
 from controller.machine import Phase
 from controller.rules import Colour, Position, Roll
@@ -1032,3 +1032,100 @@ def test_dropouts_one_after_another_do_not_restart_a_wrong_boards_grace_time() -
         s.table.sim.sensor.inject_unreadable(zone, 30)
         s.advance(0.2)
     assert s.warnings(t) >= 1, s.message
+
+
+LATE = pos({24: 5, 22: 3, 20: 1, 16: 1, 8: 3, 7: 2}, {23: 4, 21: 5, 18: 1, 12: 1, 9: 4})
+"""Rally-hitting, White to play 5-2: 20/15/13 passes Black's blot on 18, 20/18*/13 hits it."""
+
+
+def test_a_blot_passed_then_moved_on_by_its_owner_is_not_read_as_hit_late() -> None:
+    """Found by a 5x soak with all careless habits at noise 7.5 (rally-hitting, seed
+    980829425; the game was lost from there).  White's 20/15/13 stood whole, the blot on 18
+    still there, and Black threw.  Black played 12/11 and carried that blot on to 14, and
+    White's hand took it off to the pool for White's next roll before any board showed it
+    on 14: the pool checker, 18 and 14 empty, read as White's 20/18*/13 (the blot hit after
+    Black's roll) with Black's 12/11 made.  A blot still on its point on the last board
+    before the next roll was hit after it only if a board showed that play, or showed the
+    blot on the bar or pool before its owner moved on."""
+    s = scene("rally-hitting", start=LATE)
+    s.set_position(LATE)
+    s.throw(4, 2)  # the opening: one die each, White starts
+    s.throw(5, 2)
+    s.move(s.zone(W, 20), s.zone(W, 13), W)  # 20/15/13 carried straight past the blot
+    s.throw(1, 4)  # Black's roll
+    s.lift(s.zone(B, 18), B, settle=0.0)
+    s.move(s.zone(B, 12), s.zone(B, 11), B)  # 12/11 seen, the blot in the hand
+    s.place(s.zone(B, 14), B, settle=0.0)  # 18/14: no board shows it
+    s.throw(1, 1, settle=0.0)  # White's roll
+    s.lift(s.zone(B, 14), B, settle=0.0)  # White's hand takes the blot off first
+    s.place(s.zone(B, 25), B)
+    s.advance(0.5)
+    assert not any(play == "20/18*/13" for _, _, play in recorded(s)), recorded(s)
+    s.move(s.zone(W, 16), s.zone(W, 14), W)  # 16/15/14*
+    s.move(s.zone(W, 8), s.zone(W, 7), W)
+    s.move(s.zone(W, 8), s.zone(W, 7), W)
+    s.advance(1.5)
+    s.throw(6, 5)
+    s.advance(1.5)
+    assert_unwarned(s)
+    plays = recorded(s)
+    assert plays[-3:] == [("white", [5, 2], "20/15/13"), ("black", [1, 4], "12/11 18/14"),
+                          ("white", [1, 1], "16/15/14* 8/7(2)")], plays
+
+
+def _set_up_unseen(s: Scene) -> None:
+    """Put the start position on the board with no time for the sensors to post it."""
+    s.board.set_zones(zones_of(s.controller, s.controller.game.position))
+
+
+def test_an_opening_throw_read_before_the_first_board_opens_the_game() -> None:
+    """Found by a 5x soak with all careless habits at noise 7.5 (trictrac and backgammon,
+    seed 990729721; the game was lost from play 1): the board stood set up, the dice were
+    thrown and read before the sensors had posted any board, and the throw was refused
+    ("Set up the board before rolling"); White played it all the same, and the next
+    throw was taken for the opening.  A throw while the board may stand set up is kept
+    until a board shows it set up."""
+    s = scene()
+    _set_up_unseen(s)
+    s.throw(3, 1, settle=0.0)
+    assert s.phase is Phase.SETUP and "kept" in s.message, s.message
+    s.advance(0.5)
+    assert s.phase is Phase.MOVING and s.message.startswith("White to play 3-1"), s.message
+    s.move(s.zone(W, 8), s.zone(W, 5), W)
+    s.move(s.zone(W, 6), s.zone(W, 5), W)
+    s.press(Button.DONE)
+    assert_unwarned(s)
+    assert recorded(s) == [("white", [3, 1], "8/5 6/5")], recorded(s)
+
+
+def test_a_throw_kept_in_the_setup_waits_only_a_few_seconds_for_the_board() -> None:
+    """A throw while the board is nearly set up (one checker still in the hand) is kept; the
+    board not set up within ``SETUP_ROLL_KEPT`` seconds, it is dropped with a warning, and
+    the board set up later waits for a throw of its own."""
+    from controller.turn_steps import SETUP_ROLL_KEPT
+
+    s = scene()
+    _set_up_unseen(s)
+    s.lift(s.zone(W, 6), W, settle=0.0)
+    s.throw(3, 1)
+    assert s.phase is Phase.SETUP and "kept" in s.message, s.message
+    t = s.now
+    s.advance(SETUP_ROLL_KEPT + 0.5)
+    assert s.phase is Phase.SETUP, s.message
+    assert [f.message for f in s.frames(t)].count("Set up the board, then throw again") == 1, s.frames(t)
+    assert s.warnings(t) == 1
+    s.place(s.zone(W, 6), W)
+    s.advance(0.5)
+    assert s.phase is Phase.OPENING, s.message
+
+
+def test_a_throw_while_the_board_is_far_from_set_up_is_refused_at_once() -> None:
+    """Dice thrown with the checkers still in the box (or most of them) are refused at once:
+    no opening comes of them, however soon the board is set up after."""
+    s = scene()
+    s.advance(0.5)  # an empty board read
+    s.throw(3, 1)
+    assert s.message == "Set up the board before rolling" and Sound.WARNING in s.sounds(0.0), s.message
+    s.set_position(s.controller.game.position)
+    s.advance(0.5)
+    assert s.phase is Phase.OPENING, s.message

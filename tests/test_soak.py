@@ -122,7 +122,8 @@ def test_a_guessed_turn_played_otherwise_is_recorded_anew_and_the_journal_replay
     ("rally-hitting", "all", 791023730, 1.0), ("trictrac", "hits", 830624918, 1.0),
     ("backgammon", "all", 790423712, 0.2),
     ("rally-hitting", "all", 790923727, 1.0), ("rally-hitting", "all", 860625818, 1.0),
-    ("rally-hitting", "all", 920527615, 1.0), ("trictrac", "all", 920427612, 1.0)])
+    ("rally-hitting", "all", 920527615, 1.0), ("trictrac", "all", 920427612, 1.0),
+    ("trictrac", "all", 960028800, 0.2)])
 def test_all_careless_habits_at_noise_7_5_keep_every_play_and_warn_every_illegal_move(
         name: str, habit: str, seed: int, illegal: float) -> None:
     """Issue 8, all careless habits at 5x and noise 7.5.  Rally-hitting 500215006 lost the
@@ -168,7 +169,12 @@ def test_all_careless_habits_at_noise_7_5_keep_every_play_and_warn_every_illegal
     entered on the point it was hit from after its roll (the last board before the roll
     showed that blot off its point).  Trictrac 920427612 stuck from play 29: White's
     bar/21/20*, its blot pooled and entered unseen, was ruled out as a blot moved by its
-    owner although White's hitter stood on its point."""
+    owner although White's hitter stood on its point.  Trictrac 960028800 lost the game
+    from play 78: Black's bar/22/19 11/8 10/7 explained a board with White's hand taking a
+    blot off (a hit under way), and another 3-3 a board further on where White's turn
+    settled; the search kept that other run as the one it followed, and the next board,
+    Black at its next roll, went that way.  With a hand at work on the nearer run, that
+    run is the one followed."""
     from simulator.players import Behaviour
     from simulator.sensors import NoiseModel
     from simulator.table import Table
