@@ -248,8 +248,9 @@ def cmd_run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     from .runner import open_controller, records_of_journals
 
     settings, config = _settings(args)
-    if args.port or config.port or config.board:  # behind a serial link: confirm a board before a warning
-        settings = dataclasses.replace(settings, confirm=True)
+    # a board (behind its serial link, or the simulated one) answers a request with its next
+    # settled snapshot: a warning waits for one, never given over a board still settling
+    settings = dataclasses.replace(settings, confirm=True)
     say = _say(out)
     chosen = dataclasses.replace(config.players, white=args.white or config.players.white,
                                  black=args.black or config.players.black)

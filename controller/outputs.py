@@ -25,8 +25,9 @@ class Settings:
     grace: float = 1.0
     """Seconds a wrong board must stand before the board warns."""
     confirm: bool = False
-    """The board is behind a link that can go quiet (the serial link): before a warning, ask
-    it for the board and warn only if the fresh snapshot still shows it wrong."""
+    """Before a warning, ask the board for a fresh snapshot and warn only if it still shows
+    the board wrong: the board answers once its sensors have settled (a link that went quiet,
+    or hands and noise keeping the readings from standing, are not a wrong board)."""
     computer: Mapping[Colour, Opponent] = field(default_factory=dict)
     """The sides the computer plays: its play is lit move by move for a person to carry out."""
     hints: Opponent | None = None

@@ -137,6 +137,8 @@ class SimulatedSensor:
         self._posted: Reading | None = None
         self._last: BoardSnapshot | None = None
         self._changes = self._snapshots = self._requested = 0
+        self._wanted = False
+        """A snapshot was asked for while the reading had not stood: the next settled one answers."""
         self._noise_counts = dict.fromkeys(NOISE_KINDS, 0)
         self._schedule_settle()
         board.add_listener(self._refresh)
@@ -145,10 +147,23 @@ class SimulatedSensor:
     # -- the BoardSensor protocol and what the simulation may ask ------------------------------
 
     def request_snapshot(self) -> None:
-        """Post the last settled snapshot again, now; nothing before the first has settled (it follows by itself)."""
-        if self._last is not None:
-            self._requested += 1
-            self._queue.put(SnapshotEvent(self._clock.now(), self._last))
+        """As the board's firmware does (``firmware.board_logic``): post the settled snapshot
+        at the next settled scan, changed or not: now when the reading has stood
+        ``settle_scans`` scans as last posted, else once the reading settles (a board
+        still changing, or noise keeping it from standing, is never confirmed stale)."""
+        if self._last is not None and self._reading == self._posted and self._stood():
+            self._post_requested()
+        else:
+            self._wanted = True
+
+    def _stood(self) -> bool:
+        """Has the current reading stood ``settle_scans`` scans by now?"""
+        return self._clock.now() >= self.scan_time(self._since + self.settle_scans - 1)
+
+    def _post_requested(self) -> None:
+        self._wanted = False
+        self._requested += 1
+        self._queue.put(SnapshotEvent(self._clock.now(), self._last))
 
     @property
     def last_snapshot(self) -> BoardSnapshot | None:
@@ -286,12 +301,16 @@ class SimulatedSensor:
         self._settle = self._scheduler.at(when, lambda: self._settled(current))
 
     def _settled(self, settled: Reading) -> None:
-        """A reading has stood long enough: post it unless it is the one posted last."""
+        """A reading has stood long enough: post it unless it is the one posted last (or
+        a snapshot was asked for: ``request_snapshot``)."""
         if settled != self._posted:
             self._posted = settled
             self._last = BoardSnapshot(settled)
             self._snapshots += 1
+            self._wanted = False  # the answer
             self._queue.put(SnapshotEvent(self._clock.now(), self._last))
+        elif self._wanted:
+            self._post_requested()
 
     # -- noise arrivals and ends -------------------------------------------------------------------
 

@@ -72,8 +72,9 @@ class Table:
     ) -> None:
         if link not in LINKS:
             raise ValueError(f"link is one of {', '.join(LINKS)}, not {link!r}")
-        if link == "serial":  # as on a real board: a warning waits for a fresh snapshot
-            settings = dataclasses.replace(settings, confirm=True)
+        # as on a real board: a warning waits for a fresh snapshot, which the sensors (the
+        # firmware, or their model) post once the board has settled
+        settings = dataclasses.replace(settings, confirm=True)
         self.settings = settings
         point = controller.resume_point if controller is not None else None
         self.sim = SimulatedHardware(seed, noise, start=point.time if point is not None else 0.0)

@@ -338,17 +338,32 @@ def test_a_stuck_sensor_delays_the_change_then_the_truth_arrives() -> None:
     assert [e.time for e in late] == [pytest.approx(1.36)] and late[0].snapshot == truth(sim.board)
 
 
-def test_request_snapshot_posts_the_settled_one_again() -> None:
+def test_request_snapshot_posts_the_settled_one_again_once_the_board_has_settled() -> None:
+    """As the firmware does: a request is answered at once by the board standing as last
+    posted, else by the next settled snapshot (never by a board still settling)."""
     sim = SimulatedHardware()
     sim.board.set_zones(START)
-    sim.sensor.request_snapshot()  # nothing settled yet: nothing to post
+    sim.sensor.request_snapshot()  # nothing settled yet: the first settled one answers
     assert len(sim.queue) == 0
     sim.run_until(0.5)
-    sim.board.hover(["5"])  # not settled yet
+    [first] = snapshots(sim)
+    assert first.snapshot == truth(sim.board)
+    sim.sensor.request_snapshot()  # standing as posted: answered now
+    [again] = snapshots(sim)
+    assert again.time == 0.5 and again.snapshot == first.snapshot
+    sim.board.hover(["5"])  # not settled yet: the answer waits for it
     sim.sensor.request_snapshot()
-    [first, again] = snapshots(sim)
-    assert again.time == 0.5 and again.snapshot == first.snapshot == sim.sensor.last_snapshot == truth(sim.board)
-    assert sim.sensor.stats().requested == 1 and sim.sensor.stats().snapshots == 1
+    assert snapshots(sim) == []
+    sim.run_until(0.6)
+    [hovered] = snapshots(sim)
+    assert hovered.snapshot.reading("5") is None and hovered.time > 0.5
+    sim.board.hover([])
+    sim.run_until(0.6001)
+    sim.sensor.request_snapshot()  # back to what was posted before, not yet standing
+    sim.run_until(0.7)
+    [back] = snapshots(sim)
+    assert back.snapshot == truth(sim.board) and sim.sensor.last_snapshot == back.snapshot
+    assert sim.sensor.stats().requested == 1 and sim.sensor.stats().snapshots == 3
 
 
 def test_random_noise_follows_its_rates() -> None:
