@@ -178,25 +178,43 @@ def _search_from(
     # showed it on the bar or pool before its owner had moved (a hand taking it off late)
     done_before = before if before is not None and turn_map.is_complete(before) else None
 
-    def keeps_hits(key: int) -> bool:
+    def late_hit(key: int) -> bool:
+        """Does ``key`` hit a blot still on its point with the play complete before the next
+        roll, no board since showing that play, nor the blot on the bar or pool before its
+        owner moved on?  (A hand may take it late; its owner may as well have moved it.)"""
+        return (done_before is not None and key != turn.complete_seen and key & MOVER == done_before & MOVER
+                and reach.standing_hits(key, done_before) > 0 and turn.bar_unmoved < _opponent_bar(key))
+
+    def moved_not_hit(key: int) -> bool:
+        """Blots ``key`` hits gone from their points, never on the bar or pool (nor off their
+        points before their owner's roll: a hitter's hand takes them then): moved, not hit."""
+        return (never_on_bar and _opponent_bar(key) > max(start_bar, turn.off_seen)
+                and not reach.hits_standing(key, board)
+                and not reach.hits_standing(key, since.unseen)  # type: ignore[union-attr]
+                and not reach.hits_taken(key, board))
+
+    def keeps_shown(key: int) -> bool:
+        """Does ``key`` hit every blot the bar or pool showed hit?"""
         hits = _opponent_bar(key)
         if hits < hit_shown:
             return False
-        if bar_before and hits - reach.standing_hits(key, before) < bar_before:  # type: ignore[arg-type]
-            return False  # the bar showed a blot hit before the next roll that this play leaves standing
-        if (done_before is not None and key != turn.complete_seen and key & MOVER == done_before & MOVER
-                and reach.standing_hits(key, done_before) and turn.bar_unmoved < hits):
-            return False  # a late hit that no board showed on the bar before the blot's owner moved on
-        if (never_on_bar and hits > start_bar and not reach.hits_standing(key, board)
-                and not reach.hits_standing(key, since.unseen)  # type: ignore[union-attr]
-                and not reach.hits_taken(key, board)):
-            return False  # blots gone from their points, never on the bar or pool: moved, not hit
+        # (the bar showed a blot hit before the next roll that this play leaves standing?)
+        return not bar_before or hits - reach.standing_hits(key, before) >= bar_before  # type: ignore[arg-type]
+
+    def keeps_hits(key: int) -> bool:
+        if not keeps_shown(key) or moved_not_hit(key):
+            return False
         # first the plays hitting as many as the bar or pool has shown (only the mover hits
-        # them there; a hit taken back is rarer) and no blot that never left its point
-        return not strict or (hits >= turn.hit_bar
+        # them there; a hit taken back is rarer), no blot that never left its point, and no
+        # late hit no board showed
+        return not strict or (_opponent_bar(key) >= turn.hit_bar and not late_hit(key)
                               and (since is None or not reach.hits_standing(key, since.standing)))
 
-    near = [key for key in reach.finished_before(board, later, mover_later=False) if keeps_hits(key)]
+    finished = reach.finished_before(board, later, mover_later=False)
+    near = [key for key in finished if keeps_hits(key)]
+    # plays that hit blots the bar or pool never showed: never taken, but while one of them
+    # explains the board as well, a play explaining it with a hand at work decides nothing
+    doubtful = [key for key in finished if key not in near and keeps_shown(key) and (moved_not_hit(key) or late_hit(key))]
     if not turn_map.is_complete(last_legal) and turn.complete_seen is not None:
         last_legal = turn.complete_seen  # the board went back since (a hit undoing the play)
     part_made: frozenset[int] = frozenset()
@@ -296,7 +314,12 @@ def _search_from(
     if settled:
         return (_TRANSIENT if in_hand or hits else _SETTLED), settled[0]
     if len(in_hand) == 1 and not hits:
-        return _SETTLED, in_hand[0]
+        # one play with the next player's checkers in a hand decides, unless a play hitting
+        # a blot the bar or pool never showed explains it as well: the hand may hold that
+        # blot, taken from the bar or pool between two boards (the boards to come tell)
+        if not any(_explains(_judge(turn, key, rolls, reading, budget)) for key in doubtful[:MAX_TRIED]):
+            return _SETTLED, in_hand[0]
+        return _TRANSIENT, in_hand[0]
     transient: int | None = (in_hand + hits)[0] if in_hand or hits else None
     blocking = transient  # a hand at work on a play the board shows as left: the run kept
     # then the board further on: each of those plays, then the plays the mover has moved on
@@ -388,6 +411,11 @@ def _judge(
         return _TRANSIENT, tracker, rest
     kinds = {Kind.WRONG: None, Kind.IN_HAND: _IN_HAND}
     return kinds.get(verdict.kind, _TRANSIENT), tracker, rest
+
+
+def _explains(judged: tuple[str | None, Tracker, tuple[Roll, ...]] | None) -> bool:
+    """Does a turn judged by ``_judge`` explain the board (settled, a hand at work)?"""
+    return judged is not None and judged[0] is not None
 
 
 def _hits_made(turn_map: TurnMap | StillMap, key: int) -> bool:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from controller import held
-from controller.held import Finished, SinceRoll, finished_play
+from controller.held import Finished, SinceRoll, Undecided, finished_play
 from controller.rules.base import RuleSet
 from controller.rules.registry import get_rule_set
 from controller.rules.turn import TurnMap
@@ -377,6 +377,53 @@ def test_a_blot_carried_to_another_point_never_on_the_bar_was_moved_not_hit() ->
     found = finished_play(Tracker(turn_map), (Roll(5, 4),), reading, turn_map.start,
                           since=_since(turn_map, blot_left=True, bar=1))
     assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(hit)
+
+
+def test_a_blot_off_its_point_before_its_owners_roll_was_hit_though_the_bar_never_showed_it() -> None:
+    """Trictrac 981029430 and 980329410 (noise 7.5, the games lost): the hitter's hand took
+    the blot off before its owner had rolled, laid it on the bar and the owner entered it at
+    once, all between two boards that stood.  The blot never reached the bar on a board, but
+    its owner does not move a blot before rolling: a board showing it off its point then
+    shows it hit (``Tracker.off_seen``), and 7/3*/1 with Black's bar/20 explains the board
+    that 7/5/1 with Black's 22/20 explains as well."""
+    turn_map = TurnMap(RULES, PASSED_START, Roll(4, 2))
+    hit = Play((Move(7, 3, 4, True), Move(3, 1, 2)))
+    entered = RULES.apply(RULES.apply(PASSED_START, hit), Play((Move(25, 20, 5),)))
+    reading = READER.position_reading(entered)
+    tracker = Tracker(turn_map)
+    start = READER.position_reading(PASSED_START)
+    black = list(start.black)
+    black[22] = 0  # the blot in the hitter's hand, before Black's roll
+    assert tracker.judge(BoardReading(start.white, tuple(black))).kind is Kind.HIT_PENDING
+    found = finished_play(tracker, (Roll(5, 2),), reading, turn_map.start, since=_since(turn_map, blot_left=True))
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(hit)
+    found = finished_play(Tracker(turn_map), (Roll(5, 2),), reading, turn_map.start,
+                          since=_since(turn_map, blot_left=True))  # no board showed the blot off then
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) != turn_map.end_of(hit)
+
+
+def test_a_late_hit_no_board_showed_leaves_a_hand_at_work_undecided() -> None:
+    """Rally-hitting 981429442 (noise 7.5): White's 7/5/1 stood complete with Black's blot
+    on its 3 before Black's roll.  Then the blot was gone, in a hand: Black's own (its play
+    under way) or the one that took it late to the bar (7/3*/1, Black now entering).  The
+    late hit is never taken while another play explains the board, but neither decides
+    while the hand is at work (the boards to come may show Black entering).  (A late hit no
+    board showed stays no explanation on its own: rally-hitting 940328209 excused an
+    illegal move so; rally-hitting 981429442 is lost so, open in issue 8.)"""
+    turn_map = TurnMap(RULES, PASSED_START, Roll(4, 2))
+    passed = Play((Move(7, 5, 2), Move(5, 1, 4)))
+    hit = Play((Move(7, 3, 4, True), Move(3, 1, 2)))
+    tracker = Tracker(turn_map)
+    after = READER.position_reading(RULES.apply(PASSED_START, passed))
+    assert tracker.judge(after).kind is Kind.COMPLETE  # the last board before Black's roll
+    black = list(after.black)
+    black[22] = 0  # the blot in a hand
+    lifted = BoardReading(after.white, tuple(black))
+    assert isinstance(finished_play(tracker, (Roll(5, 4),), lifted, tracker.complete_seen), Undecided)
+    black[18] = 1  # Black's 22/18 with the 4: it was Black's own hand
+    found = finished_play(tracker, (Roll(5, 4),), BoardReading(after.white, tuple(black)), tracker.complete_seen)
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(passed)
+    assert hit != passed
 
 
 def test_a_blot_gone_and_entered_again_while_boards_went_unseen_may_have_been_hit() -> None:
