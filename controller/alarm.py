@@ -41,6 +41,10 @@ class Alarm:
     warned: tuple[Any, ...] | None = None
     """The wrong board the standing warning was given for: another wrong board that stands
     its grace time (a second illegal move made before the first was put back) warns again."""
+    put: frozenset[int] = frozenset()
+    """The mover's points where the illegal move the standing warning is about put checkers
+    (more than on the last legal board): a board with one of them no longer too full is a
+    hand taking that move back."""
     stale: bool = False
     """The board's link is down: its last board is not to be warned about."""
     asked: float | None = None
@@ -51,6 +55,7 @@ class Alarm:
         self.wrong = None
         self.warning = False
         self.warned = None
+        self.put = frozenset()
 
     def note_wrong(self, key: tuple[Any, ...], time: float, snapshot: BoardSnapshot | None = None) -> None:
         """A wrong board showing ``key`` (on ``snapshot``): its grace time runs from when it first showed."""

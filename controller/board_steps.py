@@ -111,6 +111,10 @@ class BoardSteps(ControllerState):
         # a transient: checkers in hand, a hit on its way, a hand over the board
         alarm.wrong = None
         if alarm.warning:
+            if verdict.kind is Kind.IN_HAND and alarm.put - self._extra_points(reading):
+                # a checker the illegal move put lifted again (being put back?): the lights
+                # stay red, but the same wrong board made again beeps again after its grace time
+                alarm.warned = None
             return self._output()
         return self._confirmed(time, self._output(frame=self._guidance()))
 
@@ -185,6 +189,7 @@ class BoardSteps(ControllerState):
                     return revised
             alarm.warn()
             frame = self._warning_frame()
+            alarm.put = self._extra_points(self._reading)
             reason = "fault" if self._verdict is not None and self._verdict.fault else "illegal"
             return self._output(frame=frame, sounds=(Sound.WARNING,), log=(frame.message,), warning=reason)
         done = self._done_due(time)
@@ -202,6 +207,16 @@ class BoardSteps(ControllerState):
             message = f"More must be played: {state.turn.colour.value} has not finished ({held.roll} held)"
             return self._output(message=message, sounds=(Sound.WARNING,), log=(message,), warning="more to play")
         return self._output()
+
+    def _extra_points(self, reading: BoardReading | None) -> frozenset[int]:
+        """The mover's points where ``reading`` holds more of its checkers than the last legal
+        board (where an illegal move put them)."""
+        state = self._state
+        if not isinstance(state, Moving) or reading is None:
+            return frozenset()
+        legal = state.turn.map.sides_of(state.last_legal)[0]
+        now = reading.side(state.turn.colour)
+        return frozenset(point for point in range(1, len(legal) - 1) if now[point] > legal[point])
 
     def _warning_frame(self) -> LightFrame:
         return self._screens.warning(self._state, self._verdict, self.game, self._reading)

@@ -1129,3 +1129,26 @@ def test_a_throw_while_the_board_is_far_from_set_up_is_refused_at_once() -> None
     s.set_position(s.controller.game.position)
     s.advance(0.5)
     assert s.phase is Phase.OPENING, s.message
+
+
+def test_the_same_illegal_move_made_again_while_its_warning_stands_beeps_again() -> None:
+    """Found by a 5x soak with all careless habits at noise 7.5 (rally, seed 981429442, once
+    a warning waited for a fresh snapshot on the direct path): the warned checker was
+    lifted from its wrong point and put back there before any board showed it back where
+    it came from.  The red lights stood throughout, but no beep told the player that this
+    second attempt was wrong too.  A checker lifted from where the illegal move put it
+    leaves the lights red and lets the same wrong board beep again after its grace time (a
+    checker lifted elsewhere does not: see test_scenarios' second wrong move)."""
+    s = opened(dice=(3, 1))
+    s.move("8", "2", W)  # no 3-1 play goes there
+    s.advance(1.5)
+    assert s.warnings() == 1, s.message
+    t = s.now
+    s.lift("2", W)  # a hand on it: back to 8?
+    assert s.warnings(t) == 0 and s.message.startswith("Illegal"), s.message
+    s.place("2", W)  # no: the same wrong point again
+    s.advance(1.5)
+    assert s.warnings(t) == 1, s.message
+    s.move("2", "8", W)
+    s.advance(0.5)
+    assert s.message == "White to play 3-1", s.message
