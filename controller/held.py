@@ -212,9 +212,6 @@ def _search_from(
 
     finished = reach.finished_before(board, later, mover_later=False)
     near = [key for key in finished if keeps_hits(key)]
-    # plays that hit blots the bar or pool never showed: never taken, but while one of them
-    # explains the board as well, a play explaining it with a hand at work decides nothing
-    doubtful = [key for key in finished if key not in near and keeps_shown(key) and (moved_not_hit(key) or late_hit(key))]
     if not turn_map.is_complete(last_legal) and turn.complete_seen is not None:
         last_legal = turn.complete_seen  # the board went back since (a hit undoing the play)
     part_made: frozenset[int] = frozenset()
@@ -315,8 +312,11 @@ def _search_from(
         return (_TRANSIENT if in_hand or hits else _SETTLED), settled[0]
     if len(in_hand) == 1 and not hits:
         # one play with the next player's checkers in a hand decides, unless a play hitting
-        # a blot the bar or pool never showed explains it as well: the hand may hold that
-        # blot, taken from the bar or pool between two boards (the boards to come tell)
+        # a blot the bar or pool never showed (never taken: ``keeps_hits``) explains it as
+        # well: the hand may hold that blot, taken from the bar or pool between two boards
+        # (the boards to come tell)
+        doubtful = [key for key in finished if not keeps_hits(key) and keeps_shown(key)
+                    and (moved_not_hit(key) or late_hit(key))]
         if not any(_explains(_judge(turn, key, rolls, reading, budget)) for key in doubtful[:MAX_TRIED]):
             return _SETTLED, in_hand[0]
         return _TRANSIENT, in_hand[0]

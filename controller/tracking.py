@@ -373,7 +373,7 @@ class Tracker:
                 now <= then for now, then in zip(side[1:BAR], self._start_opponent[1:BAR])):
             self.bar_unmoved = side[BAR]
         if not mover_rolled:
-            self.hit_bar = max(self.hit_bar, reading.side(opponent)[BAR])
+            self.hit_bar = max(self.hit_bar, side[BAR])
         if reading.unreadable:
             if isinstance(turn_map, TurnMap) and reading.visible(self.mover) <= CHECKERS:
                 if len(self._hidden) >= HIDDEN_KEPT:

@@ -78,9 +78,9 @@ class TurnSteps(ControllerState):
             if state.dice is not None and time < state.thrown + SETUP_ROLL_KEPT:
                 return self._on_opening(time, *state.dice)  # thrown as the board stood set up
             return self._output(frame=self._guidance())
-        if isinstance(state, Setup) and state.dice is not None and self._off_start(reading) > NEARLY_SET_UP:
+        if isinstance(state, Setup) and state.dice is not None and _checkers_off(reading, wanted) > NEARLY_SET_UP:
             self._stay(Setup())  # the throw kept came before the board was set up after all
-            return self._output(message="Set up the board before rolling", sounds=(Sound.WARNING,))
+            return self._set_up_first()
         if exact and isinstance(state, Restore):
             return self._finish_restore(time, state)
         if isinstance(state, GameOver):
@@ -94,16 +94,15 @@ class TurnSteps(ControllerState):
         """Dice thrown before the board was seen set up: kept when it may stand set up already
         (no reading yet, or all but ``NEARLY_SET_UP`` checkers on their start points: the
         sensors settle a moment after the hands), else a warning."""
-        if self._reading is None or self._off_start(self._reading) <= NEARLY_SET_UP:
+        reading = self._reading
+        if reading is None or _checkers_off(reading, self.reader.position_reading(self.game.position)) <= NEARLY_SET_UP:
             self._stay(Setup(dice=(a, b), thrown=time))
             return self._output(message=f"Throw {a}-{b} kept until the board is seen set up")
-        return self._output(message="Set up the board before rolling", sounds=(Sound.WARNING,))
+        return self._set_up_first()
 
-    def _off_start(self, reading: BoardReading) -> int:
-        """How many checkers ``reading`` shows off their start points."""
-        wanted = self.reader.position_reading(self.game.position)
-        return sum(abs(now - then) for side, target in ((reading.white, wanted.white), (reading.black, wanted.black))
-                   for now, then in zip(side, target)) // 2
+    def _set_up_first(self) -> Output:
+        """Dice thrown while the board is far from set up: refused, with a warning."""
+        return self._output(message="Set up the board before rolling", sounds=(Sound.WARNING,))
 
     def _setup_dice_due(self, time: float) -> Output | None:
         """The opening throw kept in the setup has waited ``SETUP_ROLL_KEPT`` seconds for the
@@ -316,3 +315,9 @@ class TurnSteps(ControllerState):
 def _stamp(time: float) -> float:
     """A journal entry's time: to the millisecond."""
     return round(time, 3)
+
+
+def _checkers_off(reading: BoardReading, wanted: BoardReading) -> int:
+    """How many checkers ``reading`` shows off the points ``wanted`` puts them on."""
+    return sum(abs(now - then) for side, target in ((reading.white, wanted.white), (reading.black, wanted.black))
+               for now, then in zip(side, target)) // 2
