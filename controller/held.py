@@ -170,7 +170,11 @@ def _search_from(
     hit_shown = _opponent_bar(last_legal)
 
     start_bar = _opponent_bar(turn_map.start)
-    never_on_bar = since is not None and max(since.bar, reading.off_points(turn_map.mover.opponent)) <= start_bar
+    # the most of the opponent's checkers the bar or pool showed since the roll (or shows
+    # off their points now, or showed off them before their owner's roll): a play putting
+    # more there hit a blot that never reached it
+    bar_most = None if since is None else max(since.bar, reading.off_points(turn_map.mover.opponent), start_bar,
+                                              turn.off_seen)
     before = turn.before_roll
     bar_before = 0 if before is None or (before not in turn_map and reach.explain(before) is None) else _opponent_bar(before)
     # the mover's play stood complete on the last board before the next roll: a blot still
@@ -186,12 +190,12 @@ def _search_from(
                 and reach.standing_hits(key, done_before) > 0 and turn.bar_unmoved < _opponent_bar(key))
 
     def moved_not_hit(key: int) -> bool:
-        """Blots ``key`` hits gone from their points, never on the bar or pool (nor off their
-        points before their owner's roll: a hitter's hand takes them then): moved, not hit."""
-        return (never_on_bar and _opponent_bar(key) > max(start_bar, turn.off_seen)
-                and not reach.hits_standing(key, board)
-                and not reach.hits_standing(key, since.unseen)  # type: ignore[union-attr]
-                and not reach.hits_taken(key, board))
+        """More blots ``key`` hits than the bar or pool ever showed (or showed off their
+        points before their owner's roll: a hitter's hand takes them then), and one of them
+        gone from its point with no hitter standing there: that one moved, not hit (another
+        hit the bar showed does not make it a hit)."""
+        return (bar_most is not None and _opponent_bar(key) > bar_most
+                and reach.hits_moved(key, board, since.unseen))  # type: ignore[union-attr]
 
     def keeps_shown(key: int) -> bool:
         """Does ``key`` hit every blot the bar or pool showed hit?"""

@@ -638,3 +638,50 @@ def test_a_blot_the_bar_showed_hit_before_the_next_roll_is_not_traded_for_anothe
     assert tracker.judge(before, turn_map.start).kind is Kind.HIT_PENDING
     found = finished_play(tracker, (Roll(4, 3),), reading, turn_map.start)
     assert not isinstance(found, Finished) or turn_map.end_of(found.play) != turn_map.end_of(other)
+
+
+def test_a_second_blot_the_bar_never_showed_was_moved_by_its_owner_though_the_first_was_hit() -> None:
+    """Trictrac and backgammon 970329109 (serial link, illegal moves at every turn: games
+    lost): White's 15/9/4* stood complete, its blot on the bar, and after Black's 6-6 Black
+    carried its blot on White's 10 to White's 6 (illegal); 15/10*/4* with Black entering on
+    its 6 explained that board, since the bar had shown a hit.  A play hitting more blots
+    than the bar ever showed, one of them gone with no hitter on its point, moved that one,
+    whatever other hit the bar showed.  Here White's 7/5/1* passes Black's blot on its 3
+    and hits the one on its 1; Black moves the passed blot 22/20 with 5-4 (illegal), which
+    7/3*/1* and Black's bar/20 explain; with the bar once showing both, they do."""
+    start = Position.from_counts({7: 1, 13: 5, 8: 3, 6: 6}, {24: 1, 22: 1, 21: 2, 13: 3, 8: 3, 6: 5})
+    turn_map = TurnMap(RULES, start, Roll(4, 2))
+    one = Play((Move(7, 5, 2), Move(5, 1, 4, True)))
+    two = Play((Move(7, 3, 4, True), Move(3, 1, 2, True)))
+    board = RULES.apply(start, one)
+    black = list(READER.position_reading(board).black)
+    black[22], black[20] = 0, 1  # Black's illegal 22/20
+    moved = BoardReading(READER.position_reading(board).white, tuple(black))
+    assert READER.position_reading(RULES.apply(RULES.apply(start, two), Play((Move(25, 20, 5),)))) == moved
+    for most in (1, 2):
+        tracker = Tracker(turn_map)
+        seen = Seen()
+        for time, position in enumerate((start, board), 1):
+            reading = READER.position_reading(position)
+            seen.note(READER.snapshot_of(position), reading, float(time))
+            tracker.judge(reading, turn_map.start)
+        assert tracker.complete_seen == turn_map.end_of(one) and tracker.off_seen == 1
+        lifted = list(READER.position_reading(board).black)
+        lifted[22] = 0  # after Black's roll, the blot in a hand: two with one blot still to reach the bar
+        seen.note(READER.snapshot_of(board), BoardReading(moved.white, tuple(lifted)), 3.0)
+        assert tracker.judge(BoardReading(moved.white, tuple(lifted)), turn_map.end_of(one),
+                             opponent_rolled=True).kind is Kind.HIT_PENDING
+        assert tracker.complete_seen == turn_map.end_of(two)
+        if most == 2:
+            lifted[25] = 2  # the bar shows it
+            seen.note(READER.snapshot_of(board), BoardReading(moved.white, tuple(lifted)), 4.0)
+            tracker.judge(BoardReading(moved.white, tuple(lifted)), turn_map.end_of(one), opponent_rolled=True)
+        points = seen.standing(Colour.BLACK, 0.5)
+        since = SinceRoll(turn_map.key_of((0,) * len(points), points), seen.bar_shown(Colour.BLACK, 0.5))
+        assert since.bar == most
+        found = finished_play(tracker, (Roll(5, 4),), moved, turn_map.end_of(one), since=since)
+        if most == 1:
+            assert found is None
+        else:
+            assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(two)
+

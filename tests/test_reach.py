@@ -213,10 +213,11 @@ def test_a_blot_still_standing_was_passed_when_a_way_there_passed_it() -> None:
 @given(turns(), st.data())
 def test_the_hits_a_board_shows_agree_with_the_counts(case: tuple[RuleSet, Position, Roll, TurnMap],
                                                      data: st.DataObject) -> None:
-    """``standing_hits``, ``hits_taken`` and ``hits_back`` say of the blots a legal state has
-    hit what the counts say: how many a board shows on their points; whether one's point
-    holds the mover's checkers in the state and on the board (the hitter landed there); and
-    whether every one a board shows on its point was off it on an earlier board."""
+    """``standing_hits``, ``hits_moved`` and ``hits_back`` say of the blots a legal state has
+    hit what the counts say: how many a board shows on their points; whether one is neither
+    on its point on the board nor on another board (where it may have come back unseen)
+    nor under the mover's checkers in the state and on the board (its owner may have moved
+    it); and whether every one a board shows on its point was off it on an earlier board."""
     rules, _, _, turn = case
     if turn.passes:
         return
@@ -231,5 +232,6 @@ def test_the_hits_a_board_shows_agree_with_the_counts(case: tuple[RuleSet, Posit
     standing = {p for p in hit if opp[p]}
     assert reach.standing_hits(key, board) == len(standing)
     mine = {p: 25 - p if rules.MIRRORED else p for p in hit}  # the opponent's point in the mover's numbering
-    assert reach.hits_taken(key, board) == any(s_mover[mine[p]] and mover[mine[p]] for p in hit)
+    assert reach.hits_moved(key, board, before) == any(
+        not opp[p] and not before_opp[p] and not (s_mover[mine[p]] and mover[mine[p]]) for p in hit)
     assert reach.hits_back(key, board, before) == (bool(standing) and not any(before_opp[p] for p in standing))

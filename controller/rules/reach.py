@@ -187,12 +187,12 @@ class Reach:
         """Does ``board`` show on its point a blot that legal state ``key`` has hit?"""
         return bool(self._hit_standing(key, board))
 
-    def hits_taken(self, key: int, board: int) -> bool:
-        """Has legal state ``key`` hit a blot on a point where it, and ``board``, hold the
-        mover's checkers?  The hitter stands where the blot stood: the blot's owner, whose
-        turn comes after, cannot have moved it away first."""
-        both = (st.occupied(key) & st.occupied(board)) << st.SHIFT[st.OPP]  # as a blot set
-        return bool(self._blots & empty(key) & both)
+    def hits_moved(self, key: int, board: int, unseen: int) -> bool:
+        """Has legal state ``key`` hit a blot that ``board`` shows neither back on its point
+        (nor ``unseen`` lets have come back unseen) nor under the mover's checkers: one its
+        owner may have moved away instead?"""
+        both = (st.occupied(key) & st.occupied(board)) << st.SHIFT[st.OPP]
+        return bool(self._blots & empty(key) & empty(board) & empty(unseen) & ~both)
 
     def hits_back(self, key: int, board: int, before: int) -> bool:
         """Does ``board`` show on their points only blots that legal state ``key`` has hit
