@@ -331,12 +331,20 @@ def _search_from(
     far = reach.finished_before(board, later, mover_later=True, lifted=turn.lifted_evidence()) if len(rolls) > 1 else []
     far = shown_first([key for key in far if not unshown_hit(key) and keeps_hits(key)])[:MAX_TRIED_FAR]
     tried = set(near)
-    runs = iter(deeper)
-    for key in [*[key for key, _, _ in deeper], *[key for key in far if key not in tried]]:
+    runs = {key: (tracker, rest) for key, tracker, rest in deeper}
+    order = [*runs, *[key for key in far if key not in tried]]
+    if turn.run_seen in order and order[0] != turn.run_seen:
+        # the run a board with a hand at work last followed goes first, near or far: the
+        # boards it explained fit it (a run of the same length settled elsewhere may not)
+        order.remove(turn.run_seen)
+        order.insert(0, turn.run_seen)
+    for key in order:
         if budget[0] <= 0:
             break
         if key in tried:
-            _, tracker, rest = next(runs)
+            if key not in runs:
+                continue
+            tracker, rest = runs[key]
         else:
             judged = _judge(turn, key, rolls, reading, budget)
             if judged is None:
@@ -346,6 +354,8 @@ def _search_from(
                 return (_TRANSIENT, blocking) if blocking is not None else (_SETTLED, key)
             if kind in (_IN_HAND, _TRANSIENT):
                 transient = key if transient is None else transient
+                if key == turn.run_seen and blocking is None:
+                    blocking = key  # the run the boards followed, a hand still at work on it: kept
                 continue
             if not rest:
                 continue
@@ -354,6 +364,8 @@ def _search_from(
             if found[0] == _SETTLED:  # a run settled further on decides over hands at work on other runs
                 return (_TRANSIENT, blocking) if blocking is not None else (_SETTLED, key)
             transient = key if transient is None else transient
+            if key == turn.run_seen and blocking is None:
+                blocking = key
     return (_TRANSIENT, transient) if transient is not None else None
 
 

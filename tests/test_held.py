@@ -685,3 +685,37 @@ def test_a_second_blot_the_bar_never_showed_was_moved_by_its_owner_though_the_fi
         else:
             assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(two)
 
+
+def test_the_run_a_hand_at_work_was_followed_on_stays_followed_while_another_settles_only_deeper() -> None:
+    """Rally-hitting 990729721 (illegal moves at every turn, noise 7.5: game lost from play
+    150).  Black's 4/off then 10/8 with 4-2, White's 2-2 passing (its last checker on its 1
+    bears off only with a 1), and Black's 8/5/1* with 4-3 taking that checker off first:
+    each board with it in the hand was a hit under way on that run.  When White's 6-1 came,
+    3/1* 4/off, White's pool/23/21/19/17 and Black's 10/7/3 explained the same board with
+    White's hand at work on its 6-1, and that run was taken.  The run the boards followed,
+    a hand still at work on it, is kept; the board with the checker in the pool decides."""
+    rules = get_rule_set("rally-hitting")
+    reader = BoardReader(rules, rules.geometry(None))
+    start = Position.from_counts({1: 1}, {14: 1, 12: 1, 10: 1, 8: 1, 4: 1, 3: 1, 2: 5}, turn=Colour.BLACK,
+                                 white_off=14, black_off=4)
+    turn_map = TurnMap(rules, start, Roll(4, 2))
+    made = Play((Move(10, 8, 2), Move(4, 0, 4)))
+    after = rules.apply(start, made)
+    assert not rules.legal_plays(after, Roll(2, 2))  # White's 2-2 passes
+    after_43 = rules.apply(after.with_turn(Colour.BLACK), Play((Move(8, 5, 3), Move(5, 1, 4, True))))
+
+    def lifted(position: Position) -> BoardReading:
+        """``position`` with White's last checker in a hand."""
+        reading = reader.position_reading(position)
+        return BoardReading((*reading.white[:25], 0), reading.black) if position.bar(Colour.WHITE) else \
+            BoardReading((reading.white[0], 0, *reading.white[2:]), reading.black)
+
+    tracker = Tracker(turn_map)
+    verdict = tracker.judge(reader.position_reading(rules.apply(start, Play((Move(4, 0, 4),)))), turn_map.start)
+    assert verdict.kind is Kind.LEGAL and verdict.key is not None
+    rolls = (Roll(2, 2), Roll(4, 3), Roll(6, 1))
+    assert isinstance(finished_play(tracker, rolls[:2], lifted(after), verdict.key), Undecided)
+    assert tracker.run_seen == turn_map.end_of(made)
+    assert isinstance(finished_play(tracker, rolls, lifted(after_43), verdict.key), Undecided)
+    found = finished_play(tracker, rolls, reader.position_reading(after_43), verdict.key)
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(made)
