@@ -58,7 +58,7 @@ _SETTLED, _IN_HAND, _TRANSIENT = "settled", "in hand", "transient"
 
 def finished_play(
     turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, observed: bool = True,
-    since: SinceRoll | None = None,
+    since: SinceRoll | None = None, played_on: bool = False,
 ) -> Finished | Undecided | None:
     """The mover's complete play that, followed by the next turns with the held ``rolls``,
     explains ``reading``; None when none does (or the board cannot be read whole).
@@ -73,17 +73,20 @@ def finished_play(
     part of a run already found settled): only then does a board showing the mover's side as
     before the roll leave an unshown play undecided.  ``since``: what the boards since the
     mover's roll showed (None: not known), which rules out or puts last the plays hitting
-    blots that never left their points or never reached the bar or pool (``SinceRoll``)."""
+    blots that never left their points or never reached the bar or pool (``SinceRoll``).
+    ``played_on``: no warning stands, so the players threw again over this board believing
+    it right: with more than one roll held, a hit the bar never showed may explain it when
+    nothing else does and its run settles (a board warned about is being put right)."""
     if reading.unreadable or not rolls:
         return None
     board = turn.key(reading)
     memo = _kept(turn)
     asked = ("finished", board, reading.foreign, reading.overfull, rolls, last_legal, observed, turn.lifted_seen,
-             turn.side_seen, since)
+             turn.side_seen, since, played_on)
     if asked in memo:
         return memo[asked]  # type: ignore[return-value]
     budget = [MAX_WORK]
-    found = _search(turn, rolls, reading, last_legal, budget, top=observed, since=since)
+    found = _search(turn, rolls, reading, last_legal, budget, top=observed, since=since, played_on=played_on)
     answer: Finished | Undecided | None = None
     if found is not None:
         kind, key = found
@@ -109,7 +112,7 @@ def explained_from_seen(turn: Tracker, rolls: tuple[Roll, ...], reading: BoardRe
 
 def _search(
     turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, budget: list[int],
-    top: bool = False, since: SinceRoll | None = None,
+    top: bool = False, since: SinceRoll | None = None, played_on: bool = False,
 ) -> tuple[str, int] | None:
     """(``_SETTLED`` or ``_TRANSIENT``, the mover's complete board that starts the run), or
     None when no run of turns explains the board; for the turn the board was watched in, the
@@ -124,6 +127,14 @@ def _search(
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, strict=True)
     if found is None:
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since)
+    if found is None and top and played_on and len(rolls) > 1:
+        # nothing else explains it, and the players have thrown again over it, unwarned: a
+        # hit the bar never showed (a late one, its blot entered between two boards) explains
+        # a settled board (an illegal move looking so is warned and taken back: rally-hitting
+        # 750622518, the next roll thrown while the warned move was being put right)
+        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, lenient=True)
+        if found is not None and found[0] != _SETTLED:
+            found = None
     if found is not None:
         turn.run_seen = found[1]
     if (top and len(rolls) == 1 and found is not None and found[0] == _SETTLED
@@ -138,14 +149,14 @@ def _search(
 
 def _search_from(
     turn: Tracker, turn_map: TurnMap, rolls: tuple[Roll, ...], reading: BoardReading, board: int, last_legal: int,
-    budget: list[int], since: SinceRoll | None = None, strict: bool = False,
+    budget: list[int], since: SinceRoll | None = None, strict: bool = False, lenient: bool = False,
 ) -> tuple[str, int] | None:
     """``_search`` for one pass: the plays the board shows as left judged first (``near``),
     then the runs of turns that follow them and the plays the mover has moved on from
     (``far``), each tried in the order ``Evidence`` puts them."""
     later = sum(4 if roll.is_double else 2 for roll in rolls)
     reach = turn.reach
-    evidence = Evidence(turn, turn_map, reading, board, last_legal, since, strict)
+    evidence = Evidence(turn, turn_map, reading, board, last_legal, since, strict, lenient)
     # first the plays the board shows as they were left (but for blots hit since): the next
     # turn may show them settled; the complete board last seen first of all
     finished = reach.finished_before(board, later, mover_later=False)

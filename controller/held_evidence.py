@@ -46,9 +46,11 @@ class Evidence:
     (``reading``, packed as ``board``) judged from one turn."""
 
     def __init__(self, turn: Tracker, turn_map: TurnMap, reading: BoardReading, board: int, last_legal: int,
-                 since: SinceRoll | None, strict: bool) -> None:
+                 since: SinceRoll | None, strict: bool, lenient: bool = False) -> None:
         self.turn, self.map, self.reading, self.board = turn, turn_map, reading, board
-        self.since, self.strict = since, strict
+        self.since, self.strict, self.lenient = since, strict, lenient
+        """``strict``: the doubtful hits left out too; ``lenient``: only the hits the bar
+        showed kept (a hit it never showed is no bar to a play)."""
         self.reach = reach = turn.reach
         # a play the board showed with blots on the bar or pool hit them: a play that leaves
         # them on their points is no explanation (an illegal move making its board looks so)
@@ -105,7 +107,7 @@ class Evidence:
 
     def keeps_hits(self, key: int) -> bool:
         """Is ``key`` an explanation at all (and, ``strict``, before any other)?"""
-        if not self.keeps_shown(key) or self.moved_not_hit(key):
+        if not self.keeps_shown(key) or (not self.lenient and self.moved_not_hit(key)):
             return False
         # first the plays hitting as many as the bar or pool has shown (only the mover hits
         # them there; a hit taken back is rarer), no blot that never left its point, and no
@@ -147,7 +149,7 @@ class Evidence:
         (A blot carried straight from its point to another is a move, not a hit and an entry,
         however far on the board is.)"""
         last_legal, reach, turn, before = self.last_legal, self.reach, self.turn, self.before
-        if not self.map.is_complete(last_legal):
+        if self.lenient or not self.map.is_complete(last_legal):
             return False  # no complete board was seen: no hit is ruled out for want of its blot on the bar
         bar = max(self.reading.off_points(self.map.mover.opponent), turn.bar_seen)
         # (a play hitting no more than the one seen hit no blot that one passed: 6/5*/1

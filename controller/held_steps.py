@@ -151,7 +151,7 @@ class HeldSteps(ControllerState):
             return None
         finished = finished_play(
             state.turn.tracker, tuple(h.roll for h in state.held), reading, state.last_legal, observed=not cascade,
-            since=self._since_roll(state),
+            since=self._since_roll(state), played_on=not self._alarm.warning,
         )
         if isinstance(finished, Undecided):
             self._alarm.wrong = None

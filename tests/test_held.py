@@ -719,3 +719,31 @@ def test_the_run_a_hand_at_work_was_followed_on_stays_followed_while_another_set
     assert isinstance(finished_play(tracker, rolls, lifted(after_43), verdict.key), Undecided)
     found = finished_play(tracker, rolls, reader.position_reading(after_43), verdict.key)
     assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(made)
+
+
+def test_a_hit_the_bar_never_showed_explains_a_board_the_players_have_thrown_again_over() -> None:
+    """Rally-hitting 981429442 (noise 7.5: game lost).  Black's pool/22/18 stood complete
+    passing White's blot; after White's roll Black's hand took the blot to the pool late and
+    White entered it at once, between two boards.  A late hit no board showed is no
+    explanation while the boards to come may still tell (an illegal move looks the same and
+    is taken back once warned: rally-hitting 940328209, trictrac 970329109), but once the
+    next roll is thrown too over a board only that hit explains, settled, and no warning
+    stands, the players have played on from it (``played_on``; with a warning standing the
+    board is being put right: rally-hitting 750622518 took a warned illegal move so).  Here
+    White's 7/5/1 passes Black's blot on its 3 and Black's 5-4 shows bar/20 13/9: with 5-4
+    alone nothing explains it; with White's 6-1 thrown as well, 7/3*/1 does, unwarned."""
+    turn_map = TurnMap(RULES, PASSED_START, Roll(4, 2))
+    passed = Play((Move(7, 5, 2), Move(5, 1, 4)))
+    hit = Play((Move(7, 3, 4, True), Move(3, 1, 2)))
+    entered = RULES.apply(RULES.apply(PASSED_START, hit), Play((Move(25, 20, 5), Move(13, 9, 4))))
+    reading = READER.position_reading(entered)
+    for rolls, played_on in (((Roll(5, 4),), True), ((Roll(5, 4), Roll(6, 1)), False),
+                             ((Roll(5, 4), Roll(6, 1)), True)):
+        tracker = Tracker(turn_map)
+        assert tracker.judge(READER.position_reading(RULES.apply(PASSED_START, passed))).kind is Kind.COMPLETE
+        found = finished_play(tracker, rolls, reading, tracker.complete_seen, since=_since(turn_map, blot_left=True),
+                              played_on=played_on)
+        if len(rolls) == 1 or not played_on:
+            assert found is None
+        else:
+            assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(hit)
