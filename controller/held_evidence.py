@@ -34,6 +34,10 @@ class SinceRoll:
     """The most of the opponent's checkers its bar or pool showed (15 once it was hidden):
     no more than at the start, and a blot hit that is neither there nor in a hand now nor
     back on its point was carried by its owner to another point, not hit and entered."""
+    hits: int = 0
+    """The most of the opponent's checkers its bar or pool showed from the next player's
+    roll to the mover's next (only the mover's play puts them there, and its hand is done
+    by then: its hits, not taken back)."""
     unseen: int = 0
     """A packed board whose opponent's side holds one checker on each point left since
     and no later than a board that showed several zones changed at once
@@ -80,6 +84,9 @@ class Evidence:
             else frozenset()
         self.held_from = turn.lifted_evidence()
         self.side, self.bar_shown = turn.side_seen, turn.bar_seen
+        self.hits_seen = 0 if since is None else since.hits
+        """The most of the opponent's checkers the bar or pool showed since the mover's roll
+        and before its next (a turn begun from a held roll judged only the boards since)."""
 
     def late_hit(self, key: int) -> bool:
         """Does ``key`` hit a blot still on its point with the play complete before the next
@@ -87,7 +94,8 @@ class Evidence:
         owner moved on?  (A hand may take it late; its owner may as well have moved it.)"""
         done, turn = self.done_before, self.turn
         return (done is not None and key != turn.complete_seen and key & MOVER == done & MOVER
-                and self.reach.standing_hits(key, done) > 0 and turn.bar_unmoved < opponent_bar(key))
+                and self.reach.standing_hits(key, done) > 0
+                and max(turn.bar_unmoved, self.hits_seen) < opponent_bar(key))
 
     def moved_not_hit(self, key: int) -> bool:
         """More blots ``key`` hits than the bar or pool ever showed (or showed off their
@@ -151,7 +159,7 @@ class Evidence:
         last_legal, reach, turn, before = self.last_legal, self.reach, self.turn, self.before
         if self.lenient or not self.map.is_complete(last_legal):
             return False  # no complete board was seen: no hit is ruled out for want of its blot on the bar
-        bar = max(self.reading.off_points(self.map.mover.opponent), turn.bar_seen)
+        bar = max(self.reading.off_points(self.map.mover.opponent), turn.bar_seen, self.hits_seen)
         # (a play hitting no more than the one seen hit no blot that one passed: 6/5*/1
         # for 6/2*/1, each over a blot)
         if key & MOVER != last_legal & MOVER or opponent_bar(key) <= (
@@ -176,7 +184,7 @@ class Evidence:
             return near
         seen = last_legal & MOVER
         alike = [key for key in near if key != last_legal and key & MOVER == seen and not self.unshown_hit(key)]
-        off_before = 0 if self.before is None else _opponent_off(self.before)
+        off_before = max(0 if self.before is None else _opponent_off(self.before), self.hits_seen)
         first = [last_legal]
         if self.unshown_hit(last_legal) and alike:
             # and the other way round: a hit the board never showed on the bar or pool, its
@@ -185,8 +193,9 @@ class Evidence:
             first = [alike[0], last_legal]
         elif opponent_bar(last_legal) < off_before:
             # the last board before the next player's roll showed a blot off its point that
-            # this play leaves standing: shown whole since, the blot was back (its owner
-            # entering on that very point), and the play hitting it comes first
+            # this play leaves standing, or the bar or pool showed more hit than it makes:
+            # shown whole since, the blot was back (its owner entering on that very point),
+            # and the play hitting it comes first
             hitting = [key for key in alike if opponent_bar(key) >= off_before]
             first = hitting[:1] + first
         return first + [key for key in near if key not in first and not self.unshown_hit(key)]

@@ -86,7 +86,11 @@ class HeldSteps(ControllerState):
         since, opponent = turn.rolled_at - ROLL_READ, turn.colour.opponent
         points, unseen = self._seen.standing(opponent, since), self._seen.left_unseen(opponent, since)
         nothing = (0,) * len(points)
-        return SinceRoll(turn.map.key_of(nothing, points), self._seen.bar_shown(opponent, since),
+        # hits the bar showed once the next player had rolled (the hitter's hand no longer
+        # taking one back) and before the mover's next roll
+        until = state.held[1].thrown if len(state.held) > 1 else math.inf
+        hits = self._seen.bar_between(opponent, state.held[0].thrown, until) if state.held else 0
+        return SinceRoll(turn.map.key_of(nothing, points), self._seen.bar_shown(opponent, since), hits,
                          turn.map.key_of(nothing, unseen))
 
     def _hit_just_undone(self, time: float, state: Moving) -> int | None:

@@ -12,6 +12,7 @@ hidden zone counts as seen empty: it may have been).  Pure: the caller gives the
 from __future__ import annotations
 
 import math
+from collections import deque
 
 from hal.interfaces import BoardSnapshot
 from hal.zones import WAITING
@@ -20,6 +21,8 @@ from .rules.values import BAR, CHECKERS, Colour
 from .tracking import BoardReading, checker_of
 
 _POINTS = range(1, BAR)
+BAR_KEPT = 512
+"""Boards whose bar or pool counts are kept (``bar_between``): a few dozen seconds of them."""
 JUMP = 3
 """Zones changed at once (readable on both boards) that say boards went unseen between: a
 hand's lift or put-down changes one zone, and the sensors post every board that stands."""
@@ -36,6 +39,8 @@ class Seen:
         """Each colour's counts on the last board (a point vacated is one that held some)."""
         self._on_bar: dict[Colour, list[float]] = {colour: [-math.inf] * (CHECKERS + 1) for colour in Colour}
         """Per colour, for n = 0..15: the last time its bar or pool showed n or more (or was hidden)."""
+        self._bar_boards: dict[Colour, deque[tuple[float, int]]] = {colour: deque(maxlen=BAR_KEPT) for colour in Colour}
+        """Per colour, the recent boards' times with its bar or pool's count (15 when hidden)."""
         self._jumped = -math.inf
         """The last time a board showed ``JUMP`` or more zones changed from the one before."""
 
@@ -58,6 +63,7 @@ class Seen:
             shown = CHECKERS if WAITING[checker_of(colour)] in reading.unreadable else min(side[BAR], CHECKERS)
             for count in range(shown + 1):
                 on_bar[count] = time
+            self._bar_boards[colour].append((time, shown))
 
     def left_unseen(self, colour: Colour, since: float) -> tuple[int, ...]:
         """``colour``'s 26 counts with 1 on each point left since ``since`` and no later than
@@ -71,6 +77,16 @@ class Seen:
         (15 once it was hidden; 0 when no board came since)."""
         on_bar = self._on_bar[colour]
         return max((count for count in range(CHECKERS + 1) if on_bar[count] >= since), default=0)
+
+    def bar_between(self, colour: Colour, since: float, until: float) -> int:
+        """The most of ``colour``'s checkers its bar or pool showed from ``since`` to ``until``:
+        on the board standing at ``since`` and the boards after (15 once it was hidden, or
+        when the boards kept do not reach back)."""
+        boards = self._bar_boards[colour]
+        if len(boards) == BAR_KEPT and boards[0][0] > since:
+            return CHECKERS
+        standing = max((i for i, (time, _) in enumerate(boards) if time <= since), default=0)
+        return max((shown for time, shown in list(boards)[standing:] if time <= until), default=0)
 
     def standing(self, colour: Colour, since: float) -> tuple[int, ...]:
         """``colour``'s 26 counts with 0 on each point a board since ``since`` showed left

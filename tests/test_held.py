@@ -438,7 +438,7 @@ def test_a_blot_gone_and_entered_again_while_boards_went_unseen_may_have_been_hi
     unseen = [0] * 26
     unseen[22] = 1  # the blot's point left no later than a board several zones apart
     found = finished_play(Tracker(turn_map), (Roll(5, 4),), READER.position_reading(entered), turn_map.start,
-                          since=SinceRoll(since.standing, since.bar, turn_map.key_of((0,) * 26, tuple(unseen))))
+                          since=SinceRoll(since.standing, since.bar, unseen=turn_map.key_of((0,) * 26, tuple(unseen))))
     assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(hit)
 
 
@@ -747,3 +747,53 @@ def test_a_hit_the_bar_never_showed_explains_a_board_the_players_have_thrown_aga
             assert found is None
         else:
             assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(hit)
+
+
+def test_a_blot_the_pool_showed_hit_before_the_next_roll_is_hit_though_this_turn_never_saw_it() -> None:
+    """Rally-hitting 991229736 (noise 7.5: game lost).  After a takeback White played its 5-3
+    again as pool/22*/17: the hitter carried straight, its hand laid Black's blot on the pool
+    (one board showed it there) and Black entered it on 22 with its next 4-3, all before the
+    board that began White's turn anew.  That turn's boards showed pool/20/17 complete with
+    the blot on its point, and a hit no board of the turn showed was ruled out.  A blot the
+    bar or pool showed hit since the mover's roll and before its next (``SinceRoll.hits``)
+    was hit: the play hitting it comes first, and is no late hit.  Here White's 7/5/1 and
+    7/3*/1, and Black's 4-3 shows 13/9 with its blot back on White's 3 (bar/22 13/9, or 13/9
+    with the 3 to play)."""
+    turn_map = TurnMap(RULES, PASSED_START, Roll(4, 2))
+    passed = Play((Move(7, 5, 2), Move(5, 1, 4)))
+    hit = Play((Move(7, 3, 4, True), Move(3, 1, 2)))
+    board = RULES.apply(PASSED_START, passed)
+    after = RULES.apply(RULES.apply(PASSED_START, hit), Play((Move(25, 22, 3), Move(13, 9, 4))))
+    reading = READER.position_reading(after)
+    assert reading == READER.position_reading(RULES.apply(board, Play((Move(13, 9, 4),))))
+    for shown in (0, 1):
+        seen = Seen()
+        seen.note(READER.snapshot_of(PASSED_START), READER.position_reading(PASSED_START), 1.0)
+        if shown:
+            black = list(READER.position_reading(board).black)
+            black[22], black[25] = 0, 1  # the blot on the pool
+            seen.note(READER.snapshot_of(board), BoardReading(READER.position_reading(board).white, tuple(black)), 2.0)
+        seen.note(READER.snapshot_of(board), READER.position_reading(board), 3.0)
+        points = seen.standing(Colour.BLACK, 0.5)
+        since = SinceRoll(turn_map.key_of((0,) * len(points), points), seen.bar_shown(Colour.BLACK, 0.5),
+                          seen.bar_between(Colour.BLACK, 0.5, 3.5))
+        assert since.hits == shown
+        tracker = Tracker(turn_map)  # the turn begun anew: it saw only the board with the blot back
+        assert tracker.judge(READER.position_reading(board), turn_map.start).kind is Kind.COMPLETE
+        found = finished_play(tracker, (Roll(4, 3),), reading, tracker.complete_seen, since=since)
+        assert isinstance(found, Finished)
+        assert turn_map.end_of(found.play) == turn_map.end_of(hit if shown else passed)
+
+
+def test_the_bar_between_two_times_is_read_from_the_boards_kept() -> None:
+    """``Seen.bar_between``: the most a colour's bar or pool showed from one time to another,
+    the board standing at the first counting (15 when hidden; 0 with no board by then)."""
+    seen = Seen()
+    reading = READER.position_reading(PASSED_START)
+    for time, on_bar in ((1.0, 0), (2.0, 2), (3.0, 1)):
+        black = list(reading.black)
+        black[25] = on_bar
+        seen.note(READER.snapshot_of(PASSED_START), BoardReading(reading.white, tuple(black)), time)
+    assert [seen.bar_between(Colour.BLACK, a, b) for a, b in ((0, 1.5), (0, 5), (2.5, 5), (4, 5))] == [0, 2, 2, 1]
+    seen.note(READER.snapshot_of(PASSED_START), BoardReading(reading.white, reading.black, ("wait-black",)), 6.0)
+    assert seen.bar_between(Colour.BLACK, 5, 7) == 15
