@@ -212,9 +212,7 @@ def _search_from(
     for key in order:
         if budget[0] <= 0:
             break
-        if key in tried:
-            if key not in runs:
-                continue
+        if key in runs:
             tracker, rest = runs[key]
         else:
             judged = _judge(turn, key, rolls, reading, budget)

@@ -51,11 +51,11 @@ class Evidence:
 
     def __init__(self, turn: Tracker, turn_map: TurnMap, reading: BoardReading, board: int, last_legal: int,
                  since: SinceRoll | None, strict: bool, lenient: bool = False) -> None:
-        self.turn, self.map, self.reading, self.board = turn, turn_map, reading, board
+        self.turn, self.map, self.board = turn, turn_map, board
         self.since, self.strict, self.lenient = since, strict, lenient
         """``strict``: the doubtful hits left out too; ``lenient``: only the hits the bar
         showed kept (a hit it never showed is no bar to a play)."""
-        self.reach = reach = turn.reach
+        reach = turn.reach
         # a play the board showed with blots on the bar or pool hit them: a play that leaves
         # them on their points is no explanation (an illegal move making its board looks so)
         self.hit_shown = opponent_bar(last_legal)
@@ -83,10 +83,12 @@ class Evidence:
         self.part_made = reach.completions(part) if part != turn_map.start and not turn_map.is_complete(part) \
             else frozenset()
         self.held_from = turn.lifted_evidence()
-        self.side, self.bar_shown = turn.side_seen, turn.bar_seen
         self.hits_seen = 0 if since is None else since.hits
-        """The most of the opponent's checkers the bar or pool showed since the mover's roll
-        and before its next (a turn begun from a held roll judged only the boards since)."""
+        """The most of the opponent's checkers the bar or pool showed from the next player's
+        roll to the mover's next (a turn begun from a held roll judged only the boards since)."""
+        self.off_shown = max(reading.off_points(turn_map.mover.opponent), turn.bar_seen, self.hits_seen)
+        """The most of the opponent's checkers seen off their points: in a hand or on the bar
+        or pool now, on the bar or pool on a board this turn judged, or hit since the roll."""
 
     def late_hit(self, key: int) -> bool:
         """Does ``key`` hit a blot still on its point with the play complete before the next
@@ -94,7 +96,7 @@ class Evidence:
         owner moved on?  (A hand may take it late; its owner may as well have moved it.)"""
         done, turn = self.done_before, self.turn
         return (done is not None and key != turn.complete_seen and key & MOVER == done & MOVER
-                and self.reach.standing_hits(key, done) > 0
+                and turn.reach.standing_hits(key, done) > 0
                 and max(turn.bar_unmoved, self.hits_seen) < opponent_bar(key))
 
     def moved_not_hit(self, key: int) -> bool:
@@ -103,7 +105,7 @@ class Evidence:
         gone from its point with no hitter standing there: that one moved, not hit (another
         hit the bar showed does not make it a hit)."""
         return (self.bar_most is not None and opponent_bar(key) > self.bar_most
-                and self.reach.hits_moved(key, self.board, self.since.unseen))  # type: ignore[union-attr]
+                and self.turn.reach.hits_moved(key, self.board, self.since.unseen))  # type: ignore[union-attr]
 
     def keeps_shown(self, key: int) -> bool:
         """Does ``key`` hit every blot the bar or pool showed hit?"""
@@ -111,7 +113,7 @@ class Evidence:
         if hits < self.hit_shown:
             return False
         # (the bar showed a blot hit before the next roll that this play leaves standing?)
-        return not self.bar_before or hits - self.reach.standing_hits(key, self.before) >= self.bar_before  # type: ignore[arg-type]
+        return not self.bar_before or hits - self.turn.reach.standing_hits(key, self.before) >= self.bar_before  # type: ignore[arg-type]
 
     def keeps_hits(self, key: int) -> bool:
         """Is ``key`` an explanation at all (and, ``strict``, before any other)?"""
@@ -122,7 +124,7 @@ class Evidence:
         # late hit no board showed
         since = self.since
         return not self.strict or (opponent_bar(key) >= self.turn.hit_bar and not self.late_hit(key)
-                                   and (since is None or not self.reach.hits_standing(key, since.standing)))
+                                   and (since is None or not self.turn.reach.hits_standing(key, since.standing)))
 
     def doubtful(self, key: int) -> bool:
         """A play ruled out only for a hit the bar never showed or a late hit no board showed:
@@ -146,9 +148,10 @@ class Evidence:
         in a hand after the mover rolled again (``Tracker.complete_after``); among equals
         the play that began the run last found (``Tracker.run_seen``: a board a hand keeps
         changing follows that run, and a search cut short by its budget tries it first)."""
-        side, turn = self.side, self.turn
+        turn = self.turn
+        side, bar_shown = turn.side_seen, turn.bar_seen
         return sorted(keys, key=lambda key: (side is not None and key & MOVER != side, key not in self.part_made,
-                                             opponent_bar(key) < self.bar_shown, not self.moves_held(key),
+                                             opponent_bar(key) < bar_shown, not self.moves_held(key),
                                              key != turn.complete_after, key != turn.run_seen))
 
     def unshown_hit(self, key: int) -> bool:
@@ -156,10 +159,10 @@ class Evidence:
         only passed, the board never having shown that blot on its bar or pool, nor in a hand?
         (A blot carried straight from its point to another is a move, not a hit and an entry,
         however far on the board is.)"""
-        last_legal, reach, turn, before = self.last_legal, self.reach, self.turn, self.before
+        last_legal, turn, before = self.last_legal, self.turn, self.before
+        reach, bar = turn.reach, self.off_shown
         if self.lenient or not self.map.is_complete(last_legal):
             return False  # no complete board was seen: no hit is ruled out for want of its blot on the bar
-        bar = max(self.reading.off_points(self.map.mover.opponent), turn.bar_seen, self.hits_seen)
         # (a play hitting no more than the one seen hit no blot that one passed: 6/5*/1
         # for 6/2*/1, each over a blot)
         if key & MOVER != last_legal & MOVER or opponent_bar(key) <= (

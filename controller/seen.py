@@ -85,8 +85,13 @@ class Seen:
         boards = self._bar_boards[colour]
         if len(boards) == BAR_KEPT and boards[0][0] > since:
             return CHECKERS
-        standing = max((i for i, (time, _) in enumerate(boards) if time <= since), default=0)
-        return max((shown for time, shown in list(boards)[standing:] if time <= until), default=0)
+        standing, most = 0, 0
+        for time, shown in boards:
+            if time <= since:
+                standing = shown  # the board standing at ``since``, so far
+            elif time <= until:
+                most = max(most, shown)
+        return max(standing, most)
 
     def standing(self, colour: Colour, since: float) -> tuple[int, ...]:
         """``colour``'s 26 counts with 0 on each point a board since ``since`` showed left
