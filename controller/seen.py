@@ -94,8 +94,11 @@ class Seen:
         return max(standing, most)
 
     def standing(self, colour: Colour, since: float) -> tuple[int, ...]:
-        """``colour``'s 26 counts with 0 on each point a board since ``since`` showed left
-        by ``colour`` (none there, or hidden, after some), 1 elsewhere (off, bar and pool
-        0): a blot that came to its point since and stood there was not hit either."""
-        vacated = self._vacated[colour]
-        return tuple(1 if point in _POINTS and vacated[point] < since else 0 for point in range(BAR + 1))
+        """``colour``'s 26 counts with 1 on each point the last board shows holding some of
+        ``colour``'s checkers that no board since ``since`` showed left (none there, or
+        hidden, after some), 0 elsewhere: a blot that came to its point since and stood there
+        was not hit either, and a point no board since showed holding one proves nothing (a
+        blot carried off before and back unseen: rally-hitting 1010030301)."""
+        vacated, held = self._vacated[colour], self._held[colour]
+        return tuple(1 if point in _POINTS and held[point] and vacated[point] < since else 0
+                     for point in range(BAR + 1))

@@ -31,9 +31,11 @@ def test_a_point_left_or_hidden_since_a_time_no_longer_stands() -> None:
     seen.note(snapshot, reading, 4.0)
     assert seen.snapshot is snapshot
     def left(colour: Colour, since: float) -> set[int]:
-        return {point for point, count in enumerate(seen.standing(colour, since)) if 0 < point < 25 and not count}
+        held = START.side(colour)
+        return {point for point, count in enumerate(seen.standing(colour, since)) if 0 < point < 25 and held[point]
+                and not count}
 
-    assert left(Colour.BLACK, 0.5) == {22, 21}  # 22 lifted, 21 hidden; the rest stood (or stayed empty)
+    assert left(Colour.BLACK, 0.5) == {22, 21}  # 22 lifted, 21 hidden; the rest stood
     assert left(Colour.BLACK, 2.5) == {21}
     assert left(Colour.BLACK, 3.5) == set()
     assert left(Colour.WHITE, 0.5) == set()
@@ -52,6 +54,22 @@ def test_a_checker_that_came_to_an_empty_point_and_stood_there_never_left_it() -
     seen.note(snapshot, reading, 2.0)  # the blot arrives
     seen.note(snapshot, reading, 3.0)
     assert seen.standing(Colour.BLACK, 0.5)[22] == 1
+
+
+def test_a_point_no_board_since_showed_holding_a_checker_does_not_stand() -> None:
+    """Rally-hitting 1010030301 (illegal 1.0): Black's blot moved off its point illegally
+    before White's roll, put back and hit between two boards; every board since the roll
+    showed the point empty, so nothing says the blot stood there unhit (the hit, pool/19*/14,
+    was read as pool/20/14)."""
+    seen = Seen()
+    reading = READER.position_reading(START)
+    snapshot = READER.snapshot_of(START)
+    seen.note(snapshot, reading, 1.0)
+    seen.note(snapshot, _without(reading, Colour.BLACK, 22), 2.0)  # carried off before the roll
+    seen.note(snapshot, _without(reading, Colour.BLACK, 22), 3.0)  # (back and hit unseen)
+    assert seen.standing(Colour.BLACK, 2.5)[22] == 0
+    assert seen.standing(Colour.BLACK, 2.5)[21] == 1  # never left
+    assert seen.standing(Colour.BLACK, 2.5)[5] == 0  # never held one: no blot stood there
 
 
 def test_the_most_a_bar_showed_since_a_time_counts_a_hidden_bar_as_full() -> None:
