@@ -99,6 +99,24 @@ def finished_play(
     return answer
 
 
+def run_settles(turn: Tracker, key: int, rolls: tuple[Roll, ...], reading: BoardReading) -> Finished | None:
+    """The mover's turn ended with complete board ``key`` when the run of turns from it with
+    the held ``rolls`` shows ``reading`` settled; None when it does not (or cannot tell)."""
+    if reading.unreadable or not isinstance(turn.map, TurnMap) or not turn.map.is_complete(key):
+        return None
+    budget = [MAX_WORK]
+    judged = _judge(turn, key, rolls, reading, budget)
+    if judged is None:
+        return None
+    kind, tracker, rest = judged
+    if kind != _SETTLED:
+        found = _search(tracker, rest, reading, tracker.map.start, budget) if kind is None and rest else None
+        if found is None or found[0] != _SETTLED:
+            return None
+    follower = _kept_follower(turn, key, rolls)
+    return Finished(turn.map.play_to(key), None if follower is None else follower[0])
+
+
 def explained_from_seen(turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, seen: int, key: int) -> bool:
     """The board shows complete board ``key`` with rolls held, after it showed ``seen``,
     another complete board the mover's checkers reach (``key`` hits a blot ``seen`` only
@@ -203,12 +221,23 @@ def _search_from(
                                 and evidence.keeps_hits(key)])[:MAX_TRIED_FAR]
     tried = set(near)
     runs = {key: (tracker, rest) for key, tracker, rest in deeper}
-    order = [*runs, *[key for key in far if key not in tried]]
+    # (the evidence's order over both: a play the board shows as left but for a checker in a
+    # hand, the mover moving again, comes after one moving the checkers last seen in a hand)
+    order = evidence.shown_first([*runs, *[key for key in far if key not in tried]])
     if turn.run_seen in order and order[0] != turn.run_seen:
         # the run a board with a hand at work last followed goes first, near or far: the
         # boards it explained fit it (a run of the same length settled elsewhere may not)
         order.remove(turn.run_seen)
         order.insert(0, turn.run_seen)
+    # a hand still at work on the run of the play the board showed complete, or of the one
+    # play moving a checker a hand was seen at work on, keeps it: a run settled deeper from
+    # another decides nothing yet (rally-hitting 1031230937: pool/23/17 shown complete, taken
+    # for 22/16 pool/23 while Black's hand was at its next 2-1, the game lost; 1000230007:
+    # 17/13 10/4, the checker on 10 seen in a hand, taken for 17/13 24/18)
+    held = evidence.held_from and order and evidence.moves_held(order[0]) and not all(
+        evidence.moves_held(key) for key in order)
+    shown = evidence.last_legal if turn_map.is_complete(evidence.last_legal) else None
+    followed = {turn.run_seen, order[0] if held else None, shown}
     for key in order:
         if budget[0] <= 0:
             break
@@ -223,7 +252,7 @@ def _search_from(
                 return (_TRANSIENT, blocking) if blocking is not None else (_SETTLED, key)
             if kind in (_IN_HAND, _TRANSIENT):
                 transient = key if transient is None else transient
-                if key == turn.run_seen and blocking is None:
+                if key in followed and blocking is None:
                     blocking = key  # the run the boards followed, a hand still at work on it: kept
                 continue
             if not rest:
@@ -233,7 +262,7 @@ def _search_from(
             if found[0] == _SETTLED:  # a run settled further on decides over hands at work on other runs
                 return (_TRANSIENT, blocking) if blocking is not None else (_SETTLED, key)
             transient = key if transient is None else transient
-            if key == turn.run_seen and blocking is None:
+            if key in followed and blocking is None:
                 blocking = key
     return (_TRANSIENT, transient) if transient is not None else None
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .rules.reach import MOVER
-from .rules.state import OPP, count
+from .rules.state import OPP, count, mask
 from .rules.turn import TurnMap
 from .rules.values import BAR, CHECKERS
 from .tracking import BoardReading, Tracker
@@ -38,6 +38,10 @@ class SinceRoll:
     """The most of the opponent's checkers its bar or pool showed from the next player's
     roll to the mover's next (only the mover's play puts them there, and its hand is done
     by then: its hits, not taken back)."""
+    off_early: int = CHECKERS
+    """How many of the opponent's checkers the board standing ``ROLL_READ`` before the next
+    roll was read showed off their points: a blot lifted later may be its owner's hand, the
+    roll read late (15: not known)."""
     unseen: int = 0
     """A packed board whose opponent's side holds one checker on each point left since
     and no later than a board that showed several zones changed at once
@@ -119,10 +123,17 @@ class Evidence:
         """Is ``key`` an explanation at all (and, ``strict``, before any other)?"""
         if not self.keeps_shown(key) or (not self.lenient and self.moved_not_hit(key)):
             return False
+        # a blot every board since showed on its point, off the points its owner enters on,
+        # was not hit (a hit and an entry on that very point might both go unseen, but not a
+        # hit there and another checker come: an illegal move looks so, rally-hitting
+        # 1030330909: Black's 18 to 20 read as White's 16/12*/6, Black's pool/20 18/12)
+        since = self.since
+        if since is not None and not self.lenient and self.turn.reach.hits_standing(
+                key, since.standing & _beyond_entry(self.map.rules.MIRRORED)):
+            return False
         # first the plays hitting as many as the bar or pool has shown (only the mover hits
         # them there; a hit taken back is rarer), no blot that never left its point, and no
         # late hit no board showed
-        since = self.since
         return not self.strict or (opponent_bar(key) >= self.turn.hit_bar and not self.late_hit(key)
                                    and (since is None or not self.turn.reach.hits_standing(key, since.standing)))
 
@@ -187,7 +198,10 @@ class Evidence:
             return near
         seen = last_legal & MOVER
         alike = [key for key in near if key != last_legal and key & MOVER == seen and not self.unshown_hit(key)]
-        off_before = max(0 if self.before is None else _opponent_off(self.before), self.hits_seen)
+        # (a blot off its point only just before the roll was read may be in its owner's
+        # hand: serial rally-hitting 1040331209, pool/21/16 read as pool/20*/16)
+        early = CHECKERS if self.since is None else self.since.off_early
+        off_before = max(0 if self.before is None else min(_opponent_off(self.before), early), self.hits_seen)
         first = [last_legal]
         if self.unshown_hit(last_legal) and alike:
             # and the other way round: a hit the board never showed on the bar or pool, its
@@ -202,6 +216,14 @@ class Evidence:
             hitting = [key for key in alike if opponent_bar(key) >= off_before]
             first = hitting[:1] + first
         return first + [key for key in near if key not in first and not self.unshown_hit(key)]
+
+
+def _beyond_entry(mirrored: bool) -> int:
+    """The opponent's fields of the mover's points its hit checkers do not enter on (they
+    enter on the mover's home points when the sides are mirrored, else on the points 19-24
+    both sides number alike)."""
+    entry = range(1, 7) if mirrored else range(19, 25)
+    return mask([OPP + point for point in range(1, BAR) if point not in entry])
 
 
 def opponent_bar(key: int) -> int:

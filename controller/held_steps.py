@@ -10,9 +10,10 @@ import math
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .held import SinceRoll, Undecided, finished_play, hit_undone, hits_shown
+from .held import Finished, SinceRoll, Undecided, finished_play, hit_undone, hits_shown, run_settles
 from .phases import HeldRoll, Moving
 from .rules.reach import MOVER
+from .rules.values import CHECKERS
 from .steps_base import ControllerState
 from .tracking import Kind
 from .transitions import UndeclaredTransition
@@ -90,8 +91,9 @@ class HeldSteps(ControllerState):
         # taking one back) and before the mover's next roll
         until = state.held[1].thrown if len(state.held) > 1 else math.inf
         hits = self._seen.bar_between(opponent, state.held[0].thrown, until) if state.held else 0
+        early = self._seen.off_at(opponent, state.held[0].thrown - ROLL_READ) if state.held else CHECKERS
         return SinceRoll(turn.map.key_of(nothing, points), self._seen.bar_shown(opponent, since), hits,
-                         turn.map.key_of(nothing, unseen))
+                         early, turn.map.key_of(nothing, unseen))
 
     def _hit_just_undone(self, time: float, state: Moving) -> int | None:
         """The complete board with a hit that the board left for the same play unhit less
@@ -163,10 +165,38 @@ class HeldSteps(ControllerState):
         end = None if finished is None else state.turn.map.end_of(finished.play)
         if finished is None or not self._keeps_to_plan(state, end):
             return None
+        return self._finish_held(time, state, finished, reading)
+
+    def _run_from_shown(self, time: float, state: Moving, key: int, shown: int | None) -> Output | None:
+        """The board shows complete board ``key`` with the mover's next roll held too, after it
+        showed another complete board (the one the next roll came over, else ``shown``, the
+        last seen): the run of turns from that one explaining the board settled ends the turn
+        with its play (the next player's hits took the board back to the turn's start, and
+        the mover's hand at its next roll made a board of its turn before: rally-hitting
+        1030230907, 19/15* pool/19 shown, White's 21/15* pool/21, then Black's 6-4 again read
+        as 4/off pool/19)."""
+        if len(state.held) < 2 or self._reading is None:
+            return None
+        rolls = tuple(h.roll for h in state.held)
+        for earlier in dict.fromkeys((state.held[0].over, shown)):
+            if earlier is None or earlier == key or not state.turn.map.is_complete(earlier):
+                continue
+            finished = run_settles(state.turn.tracker, earlier, rolls, self._reading)
+            if finished is not None and self._keeps_to_plan(state, earlier):
+                return self._finish_held(time, state, finished, self._reading, shown=True)
+        return None
+
+    def _finish_held(self, time: float, state: Moving, finished: Finished, reading: BoardReading,
+                     shown: bool = False) -> Output:
+        """End the turn with the play a held roll's search found (``shown``: the board showed
+        it complete), begin the next with the first held roll and judge the board there (it
+        may be further on)."""
+        end = state.turn.map.end_of(finished.play)
         tracker = state.turn.tracker
         # the play shown: complete on a board, or its side whole with the next player's hand
         # already at work (``Tracker.side_seen``)
-        seen = end is not None and (end in (tracker.complete_seen, state.last_legal) or end & MOVER == tracker.side_seen)
+        seen = shown or end is not None and (
+            end in (tracker.complete_seen, state.last_legal) or end & MOVER == tracker.side_seen)
         guessed_from = len(self.game.history) if state.guessed_from is None else state.guessed_from
         guessed_hits = (*state.guessed_hits, hits_shown(tracker))
         out = self._play_held_roll(time, finished.play, finished.follower)

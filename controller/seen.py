@@ -39,8 +39,10 @@ class Seen:
         """Each colour's counts on the last board (a point vacated is one that held some)."""
         self._on_bar: dict[Colour, list[float]] = {colour: [-math.inf] * (CHECKERS + 1) for colour in Colour}
         """Per colour, for n = 0..15: the last time its bar or pool showed n or more (or was hidden)."""
-        self._bar_boards: dict[Colour, deque[tuple[float, int]]] = {colour: deque(maxlen=BAR_KEPT) for colour in Colour}
-        """Per colour, the recent boards' times with its bar or pool's count (15 when hidden)."""
+        self._bar_boards: dict[Colour, deque[tuple[float, int, int]]] = {
+            colour: deque(maxlen=BAR_KEPT) for colour in Colour}
+        """Per colour, the recent boards' times with its bar or pool's count (15 when hidden)
+        and its checkers off their points (bar or pool, or a hand; 15 when hidden)."""
         self._jumped = -math.inf
         """The last time a board showed ``JUMP`` or more zones changed from the one before."""
 
@@ -63,7 +65,8 @@ class Seen:
             shown = CHECKERS if WAITING[checker_of(colour)] in reading.unreadable else min(side[BAR], CHECKERS)
             for count in range(shown + 1):
                 on_bar[count] = time
-            self._bar_boards[colour].append((time, shown))
+            off = CHECKERS if reading.unreadable else min(reading.off_points(colour), CHECKERS)
+            self._bar_boards[colour].append((time, shown, off))
 
     def left_unseen(self, colour: Colour, since: float) -> tuple[int, ...]:
         """``colour``'s 26 counts with 1 on each point left since ``since`` and no later than
@@ -86,12 +89,26 @@ class Seen:
         if len(boards) == BAR_KEPT and boards[0][0] > since:
             return CHECKERS
         standing, most = 0, 0
-        for time, shown in boards:
+        for time, shown, _ in boards:
             if time <= since:
                 standing = shown  # the board standing at ``since``, so far
             elif time <= until:
                 most = max(most, shown)
         return max(standing, most)
+
+    def off_at(self, colour: Colour, time: float) -> int:
+        """How many of ``colour``'s checkers the board standing at ``time`` showed off their
+        points (on the bar or pool, or in a hand; 15 when a zone was hidden, or when the
+        boards kept do not reach back)."""
+        boards = self._bar_boards[colour]
+        if len(boards) == BAR_KEPT and boards[0][0] > time:
+            return CHECKERS
+        standing = 0  # no board yet: none off
+        for when, _, off in boards:
+            if when > time:
+                break
+            standing = off
+        return standing
 
     def standing(self, colour: Colour, since: float) -> tuple[int, ...]:
         """``colour``'s 26 counts with 1 on each point the last board shows holding some of

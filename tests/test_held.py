@@ -797,3 +797,124 @@ def test_the_bar_between_two_times_is_read_from_the_boards_kept() -> None:
     assert [seen.bar_between(Colour.BLACK, a, b) for a, b in ((0, 1.5), (0, 5), (2.5, 5), (4, 5))] == [0, 2, 2, 1]
     seen.note(READER.snapshot_of(PASSED_START), BoardReading(reading.white, reading.black, ("wait-black",)), 6.0)
     assert seen.bar_between(Colour.BLACK, 5, 7) == 15
+
+
+def test_a_blot_lifted_only_just_before_the_next_roll_was_read_may_be_its_owners_hand() -> None:
+    """Serial rally-hitting 1040331209 (illegal moves at every turn): Black's pool/21/16 stood
+    complete past White's blot on 20; White's hand lifted that blot to move it (wrongly) and
+    its roll was read 0.09 s later over the link; the blot went back to its point and White
+    played on.  The last board before the roll showed the blot off its point, so the play
+    hitting it (pool/20*/16, White entering on 20) came first.  A roll is read up to
+    ``ROLL_READ`` late: a blot off its point only on boards that recent may be in its owner's
+    hand (``SinceRoll.off_early``), and the play seen complete stays first.  Here White's
+    7/5/1 passing Black's blot on 3 against 7/3*/1, Black's 4-3 showing 13/9 with the blot
+    on its point (13/9 with the 3 to play, or bar/22 13/9)."""
+    turn_map = TurnMap(RULES, PASSED_START, Roll(4, 2))
+    passed = Play((Move(7, 5, 2), Move(5, 1, 4)))
+    hit = Play((Move(7, 3, 4, True), Move(3, 1, 2)))
+    board = RULES.apply(PASSED_START, passed)
+    reading = READER.position_reading(RULES.apply(board, Play((Move(13, 9, 4),))))
+    black = list(READER.position_reading(board).black)
+    black[22] = 0  # the blot in a hand
+    lifted = BoardReading(READER.position_reading(board).white, tuple(black))
+    for read_at, first in ((3.2, passed), (4.0, hit)):  # the roll read 0.2 s, or 1 s, after the lift
+        seen = Seen()
+        seen.note(READER.snapshot_of(PASSED_START), READER.position_reading(PASSED_START), 1.0)
+        seen.note(READER.snapshot_of(board), READER.position_reading(board), 2.0)
+        seen.note(READER.snapshot_of(board), lifted, 3.0)
+        tracker = Tracker(turn_map)
+        assert tracker.judge(READER.position_reading(board), turn_map.start).kind is Kind.COMPLETE
+        assert tracker.judge(lifted, turn_map.end_of(passed)).kind is Kind.HIT_PENDING  # before the roll was read
+        seen.note(READER.snapshot_of(board), READER.position_reading(board), 5.0)  # the blot back
+        points = seen.standing(Colour.BLACK, 0.5)
+        since = SinceRoll(turn_map.key_of((0,) * len(points), points), seen.bar_shown(Colour.BLACK, 0.5),
+                          seen.bar_between(Colour.BLACK, read_at, 99.0), seen.off_at(Colour.BLACK, read_at - 0.5))
+        assert since.off_early == (0 if first is passed else 1)
+        found = finished_play(tracker, (Roll(4, 3),), reading, turn_map.end_of(passed), since=since)
+        assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(first)
+
+
+def test_the_checkers_off_their_points_at_a_time_are_read_from_the_board_standing_then() -> None:
+    """``Seen.off_at``: a colour's checkers on its bar or pool or in a hand on the board
+    standing at a time (none before any board; 15 on a board with a zone hidden)."""
+    seen = Seen()
+    reading = READER.position_reading(PASSED_START)
+    black = list(reading.black)
+    black[22] = 0
+    seen.note(READER.snapshot_of(PASSED_START), reading, 1.0)
+    seen.note(READER.snapshot_of(PASSED_START), BoardReading(reading.white, tuple(black)), 2.0)
+    seen.note(READER.snapshot_of(PASSED_START), BoardReading(reading.white, reading.black, ("III",)), 3.0)
+    assert [seen.off_at(Colour.BLACK, t) for t in (0.5, 1.5, 2.5, 3.5)] == [0, 0, 1, 15]
+    assert seen.off_at(Colour.WHITE, 2.5) == 0
+
+
+def test_a_play_moving_the_checker_last_seen_in_a_hand_goes_before_one_the_board_shows_as_left() -> None:
+    """Rally-hitting 1010830325 (noise 7.5): Black's hand was seen holding its checker from 15
+    while playing 6-1; the board showed the play next with Black at work on its next roll,
+    the checker it had moved on again in its hand.  That board shows pool/19 21/20 as it was
+    left but for its blot on 20 in a hand (the run pool/19 21/20, then 20/14/11) as well as
+    pool/19 15/14 with 21/15 made and 14/11 in hand; the first, tried before any run that
+    goes deeper, was taken.  The runs are tried in the evidence's order, the play moving the
+    checker last seen in a hand first.  Here White's 5-1: 6/1 8/7 (its checker on 8 seen in
+    a hand) then 14/8 7/4, against 6/1 14/13 then 13/7/4."""
+    start = Position.from_counts({14: 2, 8: 1, 6: 6, 5: 6}, {6: 5, 5: 5, 4: 5})
+    turn_map = TurnMap(RULES, start, Roll(5, 1))
+    moved = Play((Move(6, 1, 5), Move(8, 7, 1)))
+    left = Play((Move(6, 1, 5), Move(14, 13, 1)))
+    after = RULES.apply(start, moved)
+    black_roll, next_roll = Roll(2, 1), Roll(6, 3)
+    black_play = _play(after.with_turn(Colour.BLACK), black_roll)
+    real = RULES.apply(RULES.apply(after.with_turn(Colour.BLACK), black_play).with_turn(Colour.WHITE),
+                       Play((Move(14, 8, 6),)))
+    white = list(READER.position_reading(real).white)
+    white[7] -= 1  # 7/4 in the hand
+    reading = BoardReading(tuple(white), READER.position_reading(real).black)
+    other = RULES.apply(RULES.apply(start, left).with_turn(Colour.BLACK), black_play)
+    shown = list(READER.position_reading(other).white)
+    shown[13] -= 1  # 13/7/4 begun: the board shows the other play as left but for its blot in a hand
+    assert tuple(shown) == reading.white
+    tracker = Tracker(turn_map)
+    part = RULES.apply(start, Play((Move(6, 1, 5),)))
+    held_8 = list(READER.position_reading(part).white)
+    held_8[8] -= 1  # the checker on 8 in a hand, 6/1 made
+    assert tracker.judge(BoardReading(tuple(held_8), READER.position_reading(part).black)).kind is Kind.IN_HAND
+    found = finished_play(tracker, (black_roll, next_roll), reading, tracker.map.start)
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(moved)
+
+
+def test_a_blot_that_stood_on_its_point_off_the_entry_points_was_not_hit_and_replaced() -> None:
+    """Rally-hitting 1030330909 (the game lost): White's 16/10/6 stood complete past Black's
+    blot on 12, Black rolled and moved a checker from 18 to 20, backwards.  That board is
+    White's 16/12*/6 with Black entering on 20 and playing 18/12, the blot's point filled
+    by another checker, and was taken so (every board since had shown the blot on 12).  A
+    hit and an entry on that very point may both go unseen, but a blot off the points its
+    owner enters on must leave its point to be hit: one every board since showed there was
+    not hit, and the board is warned about.  Here backgammon: White's 16/10/6 past Black's
+    blot on its 12, Black's 5-3 carrying its checker on White's 9 to White's 5."""
+    start = Position.from_counts({16: 1, 13: 4, 8: 3, 6: 5, 24: 2}, {13: 1, 16: 1, 8: 3, 7: 3, 6: 5, 5: 2})
+    turn_map = TurnMap(RULES, start, Roll(6, 4))
+    passed = Play((Move(16, 10, 6), Move(10, 6, 4)))
+    hit = Play((Move(16, 12, 4, True), Move(12, 6, 6)))
+    board = RULES.apply(start, passed)
+    wrong = RULES.apply(RULES.apply(start, hit).with_turn(Colour.BLACK),
+                        Play((Move(25, 20, 5), Move(16, 13, 3))))  # = Black's 16 carried to 20
+    reading = READER.position_reading(wrong)
+    black = list(READER.position_reading(board).black)
+    black[16], black[20] = 0, 1
+    assert reading.black == tuple(black)
+    seen = Seen()
+    for time, position in ((1.0, start), (2.0, board), (3.0, wrong)):
+        seen.note(READER.snapshot_of(position), READER.position_reading(position), time)
+        if time == 2.0:  # a hand over Black's bar after Black's roll: it may have held any
+            shown = READER.position_reading(position)
+            seen.note(READER.snapshot_of(position), BoardReading(shown.white, shown.black, ("wait-black",)), 2.5)
+    points = seen.standing(Colour.BLACK, 0.5)
+    assert points[13] == 1  # the blot on every board
+    since = SinceRoll(turn_map.key_of((0,) * len(points), points), seen.bar_shown(Colour.BLACK, 0.5),
+                      seen.bar_between(Colour.BLACK, 2.2, 99.0))
+    assert since.hits == 15
+    tracker = Tracker(turn_map)
+    assert tracker.judge(READER.position_reading(board), turn_map.start).kind is Kind.COMPLETE
+    assert finished_play(tracker, (Roll(5, 3),), reading, tracker.complete_seen, since=since) is None
+    found = finished_play(Tracker(turn_map), (Roll(5, 3),), reading, turn_map.start)
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(hit)  # (boards unknown)

@@ -204,3 +204,32 @@ def test_a_play_the_board_showed_complete_is_never_revised_to_excuse_an_illegal_
     assert report.illegal_attempts > 100
     assert report.attempts_warned == report.illegal_attempts
     assert not any(line.startswith("Board re-read") for line in table.feed.logs)
+
+
+@pytest.mark.parametrize(("name", "noise", "illegal", "link", "seed"), [
+    ("rally-hitting", 7.5, 1.0, "direct", 1010030301),  # Seen.standing: a point every board showed empty
+    ("rally-hitting", 7.5, 0.2, "direct", 1010830325),  # the runs in the evidence's order
+    ("rally-hitting", 5.0, 1.0, "serial", 1040331209),  # a blot lifted just before the roll was read
+    ("rally-hitting", 5.0, 0.2, "direct", 1030230907),  # the play shown before the board went back
+    ("rally-hitting", 7.5, 0.2, "direct", 1030230907),
+    ("rally-hitting", 5.0, 0.2, "direct", 1030330909),  # a standing blot off the entry points
+    ("rally-hitting", 5.0, 0.2, "direct", 1031230937),  # a hand at work on the run of the play shown
+    ("rally-hitting", 7.5, 0.2, "direct", 1000230007),  # ... or of the play moving the checker seen held
+])
+def test_tables_the_sweeps_found_misrecorded_keep_every_play(name: str, noise: float, illegal: float, link: str,
+                                                             seed: int) -> None:
+    """Issue 8, all habits at 5x a person (benchmarks/hand_soak.py, 2026-12-02): each table
+    misrecorded plays (the last three lost the game); see test_held for each class."""
+    from simulator.players import Behaviour
+    from simulator.sensors import NoiseModel
+    from simulator.table import Table
+
+    table = Table(Settings(get_rule_set(name)), seed=seed, noise=NoiseModel.scaled(noise), link=link,
+                  behaviour=Behaviour.careless("all", illegal_rate=illegal, speed=5.0))
+    try:
+        report = table.play_match()
+    finally:
+        table.close()
+    assert report.mismatches == [] and report.false_warnings == []
+    assert report.attempts_warned == report.illegal_attempts
+    assert table.controller.match.winner() is not None and report.games == 1
