@@ -123,6 +123,8 @@ def play_table(cell: Cell, seed: int, behaviour: Behaviour) -> None:
     if len(cell.examples) < 4:
         cell.examples += [f"seed {seed}: {m}" for m in report.mismatches[:1]]
         cell.examples += [f"seed {seed}: false warning at {w.time:.1f} s: {w.message}" for w in report.false_warnings[:1]]
+        unwarned = report.illegal_attempts - report.attempts_warned
+        cell.examples += [f"seed {seed}: {unwarned} illegal attempt(s) unwarned"] if unwarned else []
 
 
 def sweep(args: argparse.Namespace, say) -> list[Cell]:  # type: ignore[no-untyped-def]

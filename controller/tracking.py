@@ -398,6 +398,12 @@ class Tracker:
                 return Verdict(Kind.COMPLETE, key)
             return Verdict(Kind.LEGAL, key)
         found = self.reach.explain(key, last_legal)
+        if found is not None and mover_rolled and self.complete_seen is not None and not turn_map.is_complete(found.key):
+            # the play stood complete and the mover has rolled again: a board short of it is no
+            # hand at work on this turn (an illegal move of the next looks so: rally-hitting
+            # 1051031530, Black's 17 carried back to 23 read as pool/23 with two blots taken off
+            # first, unwarned); the turns after it explain such a board, if anything does
+            found = None
         if found is None:
             if isinstance(turn_map, TurnMap) and self.reach.completes_side(key):
                 self.side_seen = key & MOVER

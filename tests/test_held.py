@@ -521,6 +521,28 @@ def test_a_complete_play_with_a_checker_lifted_after_the_mover_rolled_again_is_n
     assert tracker.complete_seen == verdict.key
 
 
+def test_a_board_short_of_the_play_shown_complete_after_the_mover_rolled_again_is_no_hand_at_work() -> None:
+    """Rally-hitting 1051031530 (illegal moves at every turn): Black's pool/23/21*/19*/17*
+    stood complete; both players rolled again and Black carried its checker from 17 back to
+    23, an illegal move that stood four seconds unwarned: the board read as pool/23 with the
+    blots on 21 and 17 taken off before the hitter came, a hand at work on the turn.  Once
+    the play stood complete and the mover has rolled again, a board short of it is wrong for
+    the turn (the turns after it explain it, if anything does).  Here White's 7/3*/1 shown,
+    then the board before the roll with Black's blot on the bar (the hit before the hitter)."""
+    turn_map = TurnMap(RULES, PASSED_START, Roll(4, 2))
+    hit = RULES.apply(PASSED_START, Play((Move(7, 3, 4, True), Move(3, 1, 2))))
+    black = list(READER.position_reading(PASSED_START).black)
+    black[22], black[25] = 0, 1  # the blot on the bar, White's checker still on 7
+    early = BoardReading(READER.position_reading(PASSED_START).white, tuple(black))
+    for rolled_again in (False, True):
+        tracker = Tracker(turn_map)
+        assert tracker.judge(READER.position_reading(hit), turn_map.start).kind is Kind.COMPLETE
+        verdict = tracker.judge(early, tracker.complete_seen, opponent_rolled=True, mover_rolled=rolled_again)
+        assert verdict.kind is (Kind.WRONG if rolled_again else Kind.HIT_PENDING)
+    tracker = Tracker(turn_map)  # never seen complete: the hand may still be at this turn
+    assert tracker.judge(early, turn_map.start, opponent_rolled=True, mover_rolled=True).kind is Kind.HIT_PENDING
+
+
 def test_a_blot_in_a_hand_once_its_owner_has_rolled_does_not_show_the_play_hitting_it() -> None:
     """A board read as a complete play with the blot it hits in a hand shows that play
     (``complete_seen``) only until the blot's owner has rolled: then its own hand starting
