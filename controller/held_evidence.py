@@ -39,9 +39,9 @@ class SinceRoll:
     roll to the mover's next (only the mover's play puts them there, and its hand is done
     by then: its hits, not taken back)."""
     off_early: int = CHECKERS
-    """How many of the opponent's checkers the board standing ``ROLL_READ`` before the next
-    roll was read showed off their points: a blot lifted later may be its owner's hand, the
-    roll read late (15: not known)."""
+    """The most of the opponent's checkers the boards since the mover's roll showed off their
+    points up to ``ROLL_READ`` before the next roll was read: a blot lifted later may be in
+    its owner's hand, the roll read late (15: not known)."""
     unseen: int = 0
     """A packed board whose opponent's side holds one checker on each point left since
     and no later than a board that showed several zones changed at once
@@ -67,8 +67,12 @@ class Evidence:
         # the most of the opponent's checkers the bar or pool showed since the roll (or shows
         # off their points now, or showed off them before their owner's roll): a play putting
         # more there hit a blot that never reached it
+        # (seen off before their owner's roll: up to ``ROLL_READ`` before it was read, a
+        # blot in a hand may be its owner's, the roll read late: serial rally-hitting
+        # 1060031800, Black's blot carried backwards read as White's 19/15*/12 and an entry)
+        self.off_before_roll = turn.off_seen if since is None else min(turn.off_seen, since.off_early)
         self.bar_most = None if since is None else max(
-            since.bar, reading.off_points(turn_map.mover.opponent), start_bar, turn.off_seen)
+            since.bar, reading.off_points(turn_map.mover.opponent), start_bar, self.off_before_roll)
         before = self.before = turn.before_roll
         self.bar_before = 0 if before is None or (before not in turn_map and reach.explain(before) is None) \
             else opponent_bar(before)
@@ -186,7 +190,7 @@ class Evidence:
         # (a blot the last board before its owner's roll showed off its point, back on it
         # since, entered there)
         unseeable = 0 if before is None or key != turn.complete_seen else reach.standing_hits(key, before)
-        return opponent_bar(key) - unseeable > turn.off_seen or (
+        return opponent_bar(key) - unseeable > self.off_before_roll or (
             reach.hits_standing(key, self.board) and not (before is not None and reach.hits_back(key, self.board, before)))
 
     def near(self, finished: list[int]) -> list[int]:

@@ -91,7 +91,8 @@ class HeldSteps(ControllerState):
         # taking one back) and before the mover's next roll
         until = state.held[1].thrown if len(state.held) > 1 else math.inf
         hits = self._seen.bar_between(opponent, state.held[0].thrown, until) if state.held else 0
-        early = self._seen.off_at(opponent, state.held[0].thrown - ROLL_READ) if state.held else CHECKERS
+        early = (self._seen.off_between(opponent, turn.rolled_at, state.held[0].thrown - ROLL_READ)
+                 if state.held else CHECKERS)
         return SinceRoll(turn.map.key_of(nothing, points), self._seen.bar_shown(opponent, since), hits,
                          early, turn.map.key_of(nothing, unseen))
 

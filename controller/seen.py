@@ -42,7 +42,8 @@ class Seen:
         self._bar_boards: dict[Colour, deque[tuple[float, int, int]]] = {
             colour: deque(maxlen=BAR_KEPT) for colour in Colour}
         """Per colour, the recent boards' times with its bar or pool's count (15 when hidden)
-        and its checkers off their points (bar or pool, or a hand; 15 when hidden)."""
+        and its checkers off their points (bar or pool, or a hand; -1 when a zone was hidden:
+        not read, as ``Tracker.off_seen`` reads only whole boards)."""
         self._jumped = -math.inf
         """The last time a board showed ``JUMP`` or more zones changed from the one before."""
 
@@ -65,7 +66,7 @@ class Seen:
             shown = CHECKERS if WAITING[checker_of(colour)] in reading.unreadable else min(side[BAR], CHECKERS)
             for count in range(shown + 1):
                 on_bar[count] = time
-            off = CHECKERS if reading.unreadable else min(reading.off_points(colour), CHECKERS)
+            off = -1 if reading.unreadable else min(reading.off_points(colour), CHECKERS)
             self._bar_boards[colour].append((time, shown, off))
 
     def left_unseen(self, colour: Colour, since: float) -> tuple[int, ...]:
@@ -96,19 +97,14 @@ class Seen:
                 most = max(most, shown)
         return max(standing, most)
 
-    def off_at(self, colour: Colour, time: float) -> int:
-        """How many of ``colour``'s checkers the board standing at ``time`` showed off their
-        points (on the bar or pool, or in a hand; 15 when a zone was hidden, or when the
-        boards kept do not reach back)."""
+    def off_between(self, colour: Colour, since: float, until: float) -> int:
+        """The most of ``colour``'s checkers the whole boards after ``since`` up to ``until``
+        showed off their points (on the bar or pool, or in a hand; 0 with no whole board
+        then, 15 when the boards kept do not reach back)."""
         boards = self._bar_boards[colour]
-        if len(boards) == BAR_KEPT and boards[0][0] > time:
+        if len(boards) == BAR_KEPT and boards[0][0] > since:
             return CHECKERS
-        standing = 0  # no board yet: none off
-        for when, _, off in boards:
-            if when > time:
-                break
-            standing = off
-        return standing
+        return max([0, *(off for when, _, off in boards if since < when <= until)])  # (hidden: -1)
 
     def standing(self, colour: Colour, since: float) -> tuple[int, ...]:
         """``colour``'s 26 counts with 1 on each point the last board shows holding some of

@@ -850,15 +850,16 @@ def test_a_blot_lifted_only_just_before_the_next_roll_was_read_may_be_its_owners
         seen.note(READER.snapshot_of(board), READER.position_reading(board), 5.0)  # the blot back
         points = seen.standing(Colour.BLACK, 0.5)
         since = SinceRoll(turn_map.key_of((0,) * len(points), points), seen.bar_shown(Colour.BLACK, 0.5),
-                          seen.bar_between(Colour.BLACK, read_at, 99.0), seen.off_at(Colour.BLACK, read_at - 0.5))
+                          seen.bar_between(Colour.BLACK, read_at, 99.0), seen.off_between(Colour.BLACK, 0.5, read_at - 0.5))
         assert since.off_early == (0 if first is passed else 1)
         found = finished_play(tracker, (Roll(4, 3),), reading, turn_map.end_of(passed), since=since)
         assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(first)
 
 
-def test_the_checkers_off_their_points_at_a_time_are_read_from_the_board_standing_then() -> None:
-    """``Seen.off_at``: a colour's checkers on its bar or pool or in a hand on the board
-    standing at a time (none before any board; 15 on a board with a zone hidden)."""
+def test_the_most_checkers_off_their_points_between_two_times_are_read_from_the_boards_kept() -> None:
+    """``Seen.off_between``: the most of a colour's checkers on its bar or pool or in a hand
+    on the whole boards after one time up to another (a board with a zone hidden is not
+    read; none with no board then)."""
     seen = Seen()
     reading = READER.position_reading(PASSED_START)
     black = list(reading.black)
@@ -866,8 +867,9 @@ def test_the_checkers_off_their_points_at_a_time_are_read_from_the_board_standin
     seen.note(READER.snapshot_of(PASSED_START), reading, 1.0)
     seen.note(READER.snapshot_of(PASSED_START), BoardReading(reading.white, tuple(black)), 2.0)
     seen.note(READER.snapshot_of(PASSED_START), BoardReading(reading.white, reading.black, ("III",)), 3.0)
-    assert [seen.off_at(Colour.BLACK, t) for t in (0.5, 1.5, 2.5, 3.5)] == [0, 0, 1, 15]
-    assert seen.off_at(Colour.WHITE, 2.5) == 0
+    spans = ((0.0, 0.5), (0.5, 1.5), (0.5, 2.5), (2.5, 2.7), (0.5, 3.5), (3.5, 5.0))
+    assert [seen.off_between(Colour.BLACK, a, b) for a, b in spans] == [0, 0, 1, 0, 1, 0]
+    assert seen.off_between(Colour.WHITE, 0.5, 2.5) == 0
 
 
 def test_a_play_moving_the_checker_last_seen_in_a_hand_goes_before_one_the_board_shows_as_left() -> None:
@@ -940,3 +942,35 @@ def test_a_blot_that_stood_on_its_point_off_the_entry_points_was_not_hit_and_rep
     assert finished_play(tracker, (Roll(5, 3),), reading, tracker.complete_seen, since=since) is None
     found = finished_play(Tracker(turn_map), (Roll(5, 3),), reading, turn_map.start)
     assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(hit)  # (boards unknown)
+
+
+def test_a_blot_off_its_point_only_just_before_its_owners_roll_was_read_is_no_sign_of_a_hit() -> None:
+    """Serial rally-hitting 1060031800 (illegal moves at every turn, the game lost): White's
+    19/16/12 stood complete past Black's blot on 15; Black lifted the blot 0.23 s before its
+    roll was read over the link and carried it backwards, which White's 19/15*/12 with Black
+    entering there explained: a blot seen off its point before its owner's roll
+    (``Tracker.off_seen``) counts as hit, its owner not moving before rolling.  A roll is
+    read up to ``ROLL_READ`` late: only the boards before that count (``SinceRoll.off_early``).
+    Here White's 7/1 past Black's blot on its 3, Black lifting it just before its 5-4 was
+    read and carrying it 22/20 (no 2 to play)."""
+    turn_map = TurnMap(RULES, PASSED_START, Roll(4, 2))
+    hit = Play((Move(7, 3, 4, True), Move(3, 1, 2)))
+    passed = RULES.apply(PASSED_START, Play((Move(7, 5, 2), Move(5, 1, 4))))
+    entered = RULES.apply(RULES.apply(PASSED_START, hit), Play((Move(25, 20, 5),)))
+    reading = READER.position_reading(entered)
+    black = list(READER.position_reading(passed).black)
+    black[22] = 0  # the blot in its owner's hand, before the roll was read
+    lifted = BoardReading(READER.position_reading(passed).white, tuple(black))
+    for early, explained in ((0, False), (1, True)):
+        tracker = Tracker(turn_map)
+        assert tracker.judge(READER.position_reading(passed), turn_map.start).kind is Kind.COMPLETE
+        tracker.judge(lifted, tracker.complete_seen)
+        assert tracker.off_seen == 1
+        since = _since(turn_map, blot_left=True)
+        since = SinceRoll(since.standing, since.bar, off_early=early)
+        found = finished_play(tracker, (Roll(5, 4),), reading, turn_map.end_of(Play((Move(7, 5, 2), Move(5, 1, 4)))),
+                              since=since)  # (the last legal board: the play passing the blot)
+        if explained:
+            assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(hit)
+        else:
+            assert found is None
