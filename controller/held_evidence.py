@@ -67,12 +67,11 @@ class Evidence:
         # the most of the opponent's checkers the bar or pool showed since the roll (or shows
         # off their points now, or showed off them before their owner's roll): a play putting
         # more there hit a blot that never reached it
-        # (seen off before their owner's roll: up to ``ROLL_READ`` before it was read, a
-        # blot in a hand may be its owner's, the roll read late: serial rally-hitting
-        # 1060031800, Black's blot carried backwards read as White's 19/15*/12 and an entry)
-        self.off_before_roll = turn.off_seen if since is None else min(turn.off_seen, since.off_early)
+        # (a blot seen off before its owner's roll counts, though the last half second before
+        # the roll was read: the hitter's hand taking a blot late looks the same as its owner
+        # lifting it, and a hit refused loses the game: trictrac 1031430942)
         self.bar_most = None if since is None else max(
-            since.bar, reading.off_points(turn_map.mover.opponent), start_bar, self.off_before_roll)
+            since.bar, reading.off_points(turn_map.mover.opponent), start_bar, turn.off_seen)
         before = self.before = turn.before_roll
         self.bar_before = 0 if before is None or (before not in turn_map and reach.explain(before) is None) \
             else opponent_bar(before)
@@ -190,7 +189,7 @@ class Evidence:
         # (a blot the last board before its owner's roll showed off its point, back on it
         # since, entered there)
         unseeable = 0 if before is None or key != turn.complete_seen else reach.standing_hits(key, before)
-        return opponent_bar(key) - unseeable > self.off_before_roll or (
+        return opponent_bar(key) - unseeable > turn.off_seen or (
             reach.hits_standing(key, self.board) and not (before is not None and reach.hits_back(key, self.board, before)))
 
     def near(self, finished: list[int]) -> list[int]:

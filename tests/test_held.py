@@ -943,34 +943,3 @@ def test_a_blot_that_stood_on_its_point_off_the_entry_points_was_not_hit_and_rep
     found = finished_play(Tracker(turn_map), (Roll(5, 3),), reading, turn_map.start)
     assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(hit)  # (boards unknown)
 
-
-def test_a_blot_off_its_point_only_just_before_its_owners_roll_was_read_is_no_sign_of_a_hit() -> None:
-    """Serial rally-hitting 1060031800 (illegal moves at every turn, the game lost): White's
-    19/16/12 stood complete past Black's blot on 15; Black lifted the blot 0.23 s before its
-    roll was read over the link and carried it backwards, which White's 19/15*/12 with Black
-    entering there explained: a blot seen off its point before its owner's roll
-    (``Tracker.off_seen``) counts as hit, its owner not moving before rolling.  A roll is
-    read up to ``ROLL_READ`` late: only the boards before that count (``SinceRoll.off_early``).
-    Here White's 7/1 past Black's blot on its 3, Black lifting it just before its 5-4 was
-    read and carrying it 22/20 (no 2 to play)."""
-    turn_map = TurnMap(RULES, PASSED_START, Roll(4, 2))
-    hit = Play((Move(7, 3, 4, True), Move(3, 1, 2)))
-    passed = RULES.apply(PASSED_START, Play((Move(7, 5, 2), Move(5, 1, 4))))
-    entered = RULES.apply(RULES.apply(PASSED_START, hit), Play((Move(25, 20, 5),)))
-    reading = READER.position_reading(entered)
-    black = list(READER.position_reading(passed).black)
-    black[22] = 0  # the blot in its owner's hand, before the roll was read
-    lifted = BoardReading(READER.position_reading(passed).white, tuple(black))
-    for early, explained in ((0, False), (1, True)):
-        tracker = Tracker(turn_map)
-        assert tracker.judge(READER.position_reading(passed), turn_map.start).kind is Kind.COMPLETE
-        tracker.judge(lifted, tracker.complete_seen)
-        assert tracker.off_seen == 1
-        since = _since(turn_map, blot_left=True)
-        since = SinceRoll(since.standing, since.bar, off_early=early)
-        found = finished_play(tracker, (Roll(5, 4),), reading, turn_map.end_of(Play((Move(7, 5, 2), Move(5, 1, 4)))),
-                              since=since)  # (the last legal board: the play passing the blot)
-        if explained:
-            assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(hit)
-        else:
-            assert found is None

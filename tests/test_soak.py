@@ -216,7 +216,7 @@ def test_a_play_the_board_showed_complete_is_never_revised_to_excuse_an_illegal_
     ("rally-hitting", 5.0, 0.2, "direct", 1031230937),  # a hand at work on the run of the play shown
     ("rally-hitting", 7.5, 0.2, "direct", 1000230007),  # ... or of the play moving the checker seen held
     ("rally-hitting", 5.0, 1.0, "direct", 1051031530),  # a board short of the play after the next roll
-    ("rally-hitting", 5.0, 1.0, "serial", 1060031800),  # a blot off only just before the roll was read
+    ("trictrac", 5.0, 0.2, "direct", 1031430942),  # a blot taken late just before the roll was read: hit
 ])
 def test_tables_the_sweeps_found_misrecorded_keep_every_play(name: str, noise: float, illegal: float, link: str,
                                                              seed: int) -> None:
