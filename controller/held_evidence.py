@@ -225,8 +225,13 @@ def _beyond_entry(mirrored: bool) -> int:
     """The opponent's fields of the mover's points its hit checkers do not enter on (they
     enter on the mover's home points when the sides are mirrored, else on the points 19-24
     both sides number alike)."""
-    entry = range(1, 7) if mirrored else range(19, 25)
-    return mask([OPP + point for point in range(1, BAR) if point not in entry])
+    return _BEYOND_ENTRY[mirrored]
+
+
+_BEYOND_ENTRY = {
+    mirrored: mask([OPP + point for point in range(1, BAR) if point not in (range(1, 7) if mirrored else range(19, 25))])
+    for mirrored in (False, True)
+}
 
 
 def opponent_bar(key: int) -> int:
