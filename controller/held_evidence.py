@@ -132,7 +132,7 @@ class Evidence:
         # 1030330909: Black's 18 to 20 read as White's 16/12*/6, Black's pool/20 18/12)
         since = self.since
         if since is not None and not self.lenient and self.turn.reach.hits_standing(
-                key, since.standing & _beyond_entry(self.map.rules.MIRRORED)):
+                key, since.standing & _BEYOND_ENTRY[self.map.rules.MIRRORED]):
             return False
         # first the plays hitting as many as the bar or pool has shown (only the mover hits
         # them there; a hit taken back is rarer), no blot that never left its point, and no
@@ -221,17 +221,13 @@ class Evidence:
         return first + [key for key in near if key not in first and not self.unshown_hit(key)]
 
 
-def _beyond_entry(mirrored: bool) -> int:
-    """The opponent's fields of the mover's points its hit checkers do not enter on (they
-    enter on the mover's home points when the sides are mirrored, else on the points 19-24
-    both sides number alike)."""
-    return _BEYOND_ENTRY[mirrored]
-
-
 _BEYOND_ENTRY = {
     mirrored: mask([OPP + point for point in range(1, BAR) if point not in (range(1, 7) if mirrored else range(19, 25))])
     for mirrored in (False, True)
 }
+"""By whether the sides are mirrored: the opponent's fields of the mover's points its hit
+checkers do not enter on (the mover's home points when mirrored, else the points 19-24
+both sides number alike)."""
 
 
 def opponent_bar(key: int) -> int:
