@@ -10,7 +10,7 @@ import math
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .held import Finished, SinceRoll, Undecided, finished_play, hit_undone, hits_shown, run_settles
+from .held import Finished, SinceRoll, Undecided, finished_play, hit_undone, hits_shown, opponent_bar, run_settles
 from .phases import HeldRoll, Moving
 from .rules.reach import MOVER
 from .rules.values import CHECKERS
@@ -143,6 +143,17 @@ class HeldSteps(ControllerState):
         verdict = self._verdict
         if verdict is None or verdict.kind is not Kind.COMPLETE or verdict.key != state.last_legal:
             return None  # (a complete board other than the one kept is undecided: see _on_legal)
+        if state.held and self._reading is not None and state.turn.tracker.hit_bar > opponent_bar(verdict.key):
+            # the bar or pool showed more hit before the next roll than this play hits: the
+            # next player may have entered the blot on the very point it was hit from, and the
+            # runs of turns from the plays hitting it tell (rally-hitting 1071532145: White's
+            # bar/20*/17, Black's bar/24/20 before any board showed the hitter down, read as
+            # bar/22/17, the game lost); none explaining the board, the hit was taken back
+            caught = self._catch_up(time, self._reading)
+            if isinstance(caught, Undecided):
+                return None
+            if caught is not None:
+                return caught
         play = state.turn.map.play_to(verdict.key)
         return self._play_held_roll(time, play) if state.held else self._end_turn(time, play)
 

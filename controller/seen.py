@@ -44,6 +44,8 @@ class Seen:
         """Per colour, the recent boards' times with its bar or pool's count (15 when hidden)
         and its checkers off their points (bar or pool, or a hand; -1 when a zone was hidden:
         not read, as ``Tracker.off_seen`` reads only whole boards)."""
+        self._whole: deque[tuple[float, BoardReading]] = deque(maxlen=BAR_KEPT)
+        """The recent whole boards (no zone hidden) with their times."""
         self._jumped = -math.inf
         """The last time a board showed ``JUMP`` or more zones changed from the one before."""
 
@@ -68,6 +70,8 @@ class Seen:
                 on_bar[count] = time
             off = -1 if reading.unreadable else min(reading.off_points(colour), CHECKERS)
             self._bar_boards[colour].append((time, shown, off))
+        if not reading.unreadable:
+            self._whole.append((time, reading))
 
     def left_unseen(self, colour: Colour, since: float) -> tuple[int, ...]:
         """``colour``'s 26 counts with 1 on each point left since ``since`` and no later than
@@ -105,6 +109,13 @@ class Seen:
         if len(boards) == BAR_KEPT and boards[0][0] > since:
             return CHECKERS
         return max([0, *(off for when, _, off in boards if since < when <= until)])  # (hidden: -1)
+
+    def last_whole(self, since: float, until: float) -> BoardReading | None:
+        """The last whole board read after ``since`` up to ``until`` (None: none kept)."""
+        for time, reading in reversed(self._whole):
+            if time <= until:
+                return reading if time > since else None
+        return None
 
     def standing(self, colour: Colour, since: float) -> tuple[int, ...]:
         """``colour``'s 26 counts with 1 on each point the last board shows holding some of

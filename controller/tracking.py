@@ -413,7 +413,12 @@ class Tracker:
             # change of mind; either way the board showed this play (not one moving that checker),
             # unless the mover has rolled again: its hand at its next play makes such boards of
             # other plays (11/9 with the next 2-1 and a checker lifted from 8: 10/8 read as 11/9)
-            if not mover_rolled:
+            # (once the next player has rolled, its hand may hold that checker, a blot taken
+            # off before its hitter, and its own checkers stand where its play put them: no
+            # sign against the play the board showed before the roll, rally-hitting
+            # 1070432113: bar/20*/19 shown, Black's bar/20 and 16 taken off first read as
+            # bar/24/19 with White's 16 lifted)
+            if not mover_rolled and not (opponent_rolled and self.complete_seen not in (None, found.key)):
                 self.complete_seen = found.key
                 self.lifted_seen = None
             elif self.complete_after is None:
@@ -429,6 +434,14 @@ class Tracker:
             # the bar never showing any hit: more likely its owner's hand at its own turn)
             self.complete_seen = found.key
         return Verdict(Kind.HIT_PENDING, found.key, found.lifted, found.waiting + found.early, ahead=ahead)
+
+    def seen_before_roll(self, reading: BoardReading | None, off: int) -> None:
+        """For a turn begun after the next roll (a held roll's catch-up): the last whole board
+        before that roll and the most of the opponent's checkers the boards since the mover's
+        roll showed off their points, as this tracker would have judged them."""
+        self.off_seen = max(self.off_seen, off)
+        if reading is not None and not (reading.overfull or reading.foreign):
+            self.before_roll = self.key(reading)
 
     def lifted_evidence(self) -> tuple[tuple[int, int], ...]:
         """For the checkers last seen in a hand: each point they were held from, with the

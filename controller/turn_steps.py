@@ -165,11 +165,23 @@ class TurnSteps(ControllerState):
             )
         planned, said = self._plan_turn(colour, roll, turn_map)
         turn = Turn(colour, roll, turn_map, Tracker.following(turn_map, searched), planned, rolled_at=rolled_at)
+        if later and rolled_at > -math.inf:
+            # the next roll came before this turn began: what the boards between showed is
+            # evidence this turn's tracker would have kept (rally-hitting 1071432143: Black's
+            # pool/19*/14, White's blot taken off long before White's 6-3, read as pool/20/14)
+            thrown, opponent = later[0].thrown, colour.opponent
+            turn.tracker.seen_before_roll(self._seen.last_whole(rolled_at, thrown),
+                                          self._seen.off_between(opponent, rolled_at, thrown))
         self._go(trigger, Moving(turn, turn_map.start, held=later))
         self._verdict = None
         self._alarm.clear()
         if self._reading is not None:
-            self._verdict = self._off_plan(self._state, turn.tracker.judge(self._reading, turn_map.start))
+            # (with rolls held already, judged as the boards after them are: this board came
+            # after the next roll, and is no board "before the roll": rally-hitting 1071432143,
+            # Black's turn begun by a catch-up over White's 6-3, its board taken for the last
+            # before that roll, and pool/19*/14 refused as a late hit)
+            self._verdict = self._off_plan(self._state, turn.tracker.judge(
+                self._reading, turn_map.start, opponent_rolled=len(later) > 0, mover_rolled=len(later) > 1))
             if self._verdict.kind is Kind.WRONG:  # the board was already wrong: its grace starts now
                 self._alarm.wrong = WrongBoard((turn.tracker.key(self._reading), self._verdict.fault), time)
             elif self._verdict.kind is Kind.COMPLETE:  # a quick hand played it all before the roll was seen:

@@ -1152,3 +1152,63 @@ def test_the_same_illegal_move_made_again_while_its_warning_stands_beeps_again()
     s.move("2", "8", W)
     s.advance(0.5)
     assert s.message == "White to play 3-1", s.message
+
+
+def test_a_turn_begun_after_the_next_roll_keeps_what_the_boards_before_that_roll_showed() -> None:
+    """Found by a 5x soak with all careless habits (rally-hitting 1071432143, noise 7.5).
+    White's play was not finished when Black threw and played; Black carried its checker past
+    White's blot and took the blot off late, well before White threw; White entered it on
+    its very point, then finished its play.  Black's turn began only then (the catch-up), and
+    its tracker judged the board after White's roll as if it were the last before it: the
+    blot "stood on its point before the roll", so the hit was a late one no board showed,
+    and the play was read as passing it.  A turn begun after the next roll now takes what
+    the boards before that roll showed.  Here: White's 8/5 (the 1 to play), Black's 9/5*/4,
+    White's bar/20 with 5-2, then White's 5/4."""
+    start = pos({20: 1, 8: 1, 13: 5, 6: 6, 24: 2}, {9: 1, 6: 5, 8: 3, 13: 5, 24: 1})
+    s = scene("backgammon", start=start)
+    s.set_position(start)
+    s.throw(3, 1)
+    s.move(s.zone(W, 8), s.zone(W, 5), W)  # White's 3; the 1 to play
+    s.throw(4, 1)  # Black's roll
+    s.move(s.zone(B, 9), s.zone(B, 4), B)  # 9/5*/4 carried straight past White's blot
+    s.lift(s.zone(W, 20), W)  # the blot taken late, in Black's hand
+    s.advance(0.6)
+    s.throw(5, 2)  # White's roll
+    s.place(s.zone(W, 20), W)  # bar/20: the blot entered on its very point
+    s.move(s.zone(W, 5), s.zone(W, 4), W)  # White's 1 at last: the catch-up begins Black's turn
+    s.move(s.zone(W, 13), s.zone(W, 11), W)  # White's 2: its 5-2 complete
+    s.advance(1.5)
+    s.throw(6, 1)
+    s.advance(1.0)
+    assert_unwarned(s)
+    plays = recorded(s)
+    assert plays[-3:] == [("white", [3, 1], "8/5/4"), ("black", [4, 1], "9/5*/4"),
+                          ("white", [5, 2], "bar/20 13/11")], plays
+
+
+def test_a_hit_the_bar_showed_before_the_next_roll_is_kept_when_the_blot_enters_on_its_point() -> None:
+    """Found by a 5x soak with all careless habits (rally-hitting 1071532145, noise 7.5: the
+    game lost from its third play).  White's hand took Black's blot off to the pool (the
+    board showed it there) and carried its checker past; Black threw and entered that very
+    checker on the point it was hit from before any board showed the hitter down.  The board
+    then showed White's play passing the blot, complete, and the wait for the blot ended the
+    turn with it.  The bar showed the hit before Black's roll: the runs from the plays hitting
+    it decide first.  Here White's 10/4*/2 with 6-2, then Black's bar/22/21 with 3-1."""
+    start = pos({10: 1, 13: 5, 6: 6, 8: 2, 24: 1}, {21: 1, 6: 5, 8: 3, 13: 5, 24: 1})
+    s = scene("backgammon", start=start)
+    s.set_position(start)
+    s.throw(6, 2)
+    s.lift(s.zone(B, 21), B)  # the blot on White's 4 taken off first
+    s.place(s.zone(B, 25), B)  # onto Black's bar: the board shows the hit
+    s.lift(s.zone(W, 10), W)
+    s.throw(3, 1, settle=0.0)  # Black throws early
+    s.place(s.zone(W, 2), W, settle=0.0)  # 10/4*/2 carried straight
+    s.lift(s.zone(B, 25), B, settle=0.0)
+    s.place(s.zone(B, 21), B)  # bar/22/21: the blot back on its point, no board between
+    s.throw(3, 3, settle=0.3)  # White's next roll
+    s.advance(2.0)
+    s.move(s.zone(W, 13), s.zone(W, 10), W)
+    s.advance(1.5)
+    assert_unwarned(s)
+    plays = recorded(s)
+    assert plays[-2:] == [("white", [6, 2], "10/4*/2"), ("black", [3, 1], "bar/22/21")], plays

@@ -521,6 +521,32 @@ def test_a_complete_play_with_a_checker_lifted_after_the_mover_rolled_again_is_n
     assert tracker.complete_seen == verdict.key
 
 
+def test_a_complete_play_with_a_checker_lifted_after_the_next_roll_does_not_replace_the_play_shown() -> None:
+    """Rally-hitting 1070432113 (the game lost): White's bar/20*/19 stood complete, Black's
+    blot on its way to the pool; Black threw, entered it back on 20 and its hand took White's
+    blot on 16 off first: the board read as bar/24/19 with White's 16 lifted, and that play
+    became "the play the board showed".  Once the next player has rolled, its hand may hold
+    the mover's checker and its own stand where its play put them: a board shown complete
+    before stays the play shown.  Here White's 10/5*/4 shown, then Black's bar/20 and White's
+    blot on 24 lifted: 10/9/4 with a checker lifted."""
+    start = Position.from_counts({10: 1, 24: 1, 6: 5, 8: 3, 13: 5}, {20: 1, 24: 1, 6: 5, 8: 3, 13: 5})
+    turn_map = TurnMap(RULES, start, Roll(5, 1))
+    hit, passed = (turn_map.end_of(Play(moves)) for moves in (
+        (Move(10, 5, 5, True), Move(5, 4, 1)), (Move(10, 9, 1), Move(9, 4, 5))))
+    assert hit is not None and passed is not None and hit != passed
+    tracker = Tracker(turn_map)
+    shown = READER.position_reading(turn_map.position_of(hit))
+    assert tracker.judge(shown, turn_map.start).kind is Kind.COMPLETE and tracker.complete_seen == hit
+    after = turn_map.position_of(passed)  # Black's blot entered back on its point
+    white = list(after.white)
+    white[24] -= 1  # and White's blot on 24 in Black's hand
+    verdict = tracker.judge(BoardReading(tuple(white), after.black), turn_map.start, opponent_rolled=True)
+    assert verdict.kind is Kind.IN_HAND and verdict.key == passed
+    assert tracker.complete_seen == hit
+    tracker.judge(BoardReading(tuple(white), after.black), turn_map.start)  # before the roll: that play, seen
+    assert tracker.complete_seen == passed
+
+
 def test_a_board_short_of_the_play_shown_complete_after_the_mover_rolled_again_is_no_hand_at_work() -> None:
     """Rally-hitting 1051031530 (illegal moves at every turn): Black's pool/23/21*/19*/17*
     stood complete; both players rolled again and Black carried its checker from 17 back to
@@ -819,6 +845,21 @@ def test_the_bar_between_two_times_is_read_from_the_boards_kept() -> None:
     assert [seen.bar_between(Colour.BLACK, a, b) for a, b in ((0, 1.5), (0, 5), (2.5, 5), (4, 5))] == [0, 2, 2, 1]
     seen.note(READER.snapshot_of(PASSED_START), BoardReading(reading.white, reading.black, ("wait-black",)), 6.0)
     assert seen.bar_between(Colour.BLACK, 5, 7) == 15
+
+
+def test_the_last_whole_board_before_a_time_is_read_from_the_boards_kept() -> None:
+    """``Seen.last_whole``: the last board with no zone hidden after one time up to another
+    (a turn begun after the next roll reads the last board before that roll from it)."""
+    seen = Seen()
+    reading = READER.position_reading(PASSED_START)
+    black = list(reading.black)
+    black[25] = 1
+    lifted = BoardReading(reading.white, tuple(black))
+    seen.note(READER.snapshot_of(PASSED_START), reading, 1.0)
+    seen.note(READER.snapshot_of(PASSED_START), lifted, 2.0)
+    seen.note(READER.snapshot_of(PASSED_START), BoardReading(reading.white, reading.black, ("wait-black",)), 3.0)
+    assert seen.last_whole(0.5, 2.5) == lifted and seen.last_whole(0.5, 3.5) == lifted
+    assert seen.last_whole(0.5, 1.5) == reading and seen.last_whole(1.0, 1.5) is None and seen.last_whole(0, 0.5) is None
 
 
 def test_a_blot_lifted_only_just_before_the_next_roll_was_read_may_be_its_owners_hand() -> None:

@@ -217,10 +217,13 @@ def test_a_play_the_board_showed_complete_is_never_revised_to_excuse_an_illegal_
     ("rally-hitting", 7.5, 0.2, "direct", 1000230007),  # ... or of the play moving the checker seen held
     ("rally-hitting", 5.0, 1.0, "direct", 1051031530),  # a board short of the play after the next roll
     ("trictrac", 5.0, 0.2, "direct", 1031430942),  # a blot taken late just before the roll was read: hit
+    ("rally-hitting", 5.0, 1.0, "direct", 1070432113),  # a play shown, another read after the next roll
+    ("rally-hitting", 7.5, 1.0, "direct", 1071432143),  # a turn begun after the next roll
+    ("rally-hitting", 7.5, 0.2, "direct", 1071532145),  # a hit the pool showed, its blot entered back
 ])
 def test_tables_the_sweeps_found_misrecorded_keep_every_play(name: str, noise: float, illegal: float, link: str,
                                                              seed: int) -> None:
-    """Issue 8, all habits at 5x a person (benchmarks/hand_soak.py, 2026-12-02): each table
+    """Issue 8, all habits at 5x a person (benchmarks/hand_soak.py, 2026-12-02/03): each table
     misrecorded plays (the last three lost the game); see test_held for each class."""
     from simulator.players import Behaviour
     from simulator.sensors import NoiseModel
