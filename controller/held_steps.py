@@ -40,11 +40,13 @@ class HeldSteps(ControllerState):
         def _keeps_to_plan(self, state: Moving, end: int | None) -> bool: ...
         def _guesses_shown(self, state: Moving, verdict: Verdict | None) -> bool: ...
 
-    def _next_roll_while_moving(self, time: float, state: Moving, roll: Roll) -> Output:
+    def _next_roll_while_moving(self, time: float, state: Moving, roll: Roll, late: float | None = None) -> Output:
         """The next player's roll during a turn: it ends a complete play, else it is held
-        until the play is complete (``_play_held_roll``)."""
+        until the play is complete (``_play_held_roll``).  ``late``: how long after the dice
+        landed it was read, when the board says (``DiceEvent.late``)."""
         turn, verdict = state.turn, self._verdict
-        held = (*state.held, HeldRoll(roll, time, thrown=time))
+        thrown, exact = (time, False) if late is None else (time - late, True)
+        held = (*state.held, HeldRoll(roll, time, thrown=thrown, exact=exact))
         if not state.held:  # with rolls held already, this one follows theirs
             undone = self._hit_just_undone(time, state)
             if undone is not None:
@@ -56,7 +58,7 @@ class HeldSteps(ControllerState):
             if verdict is not None and verdict.kind is Kind.COMPLETE and verdict.key is not None:
                 if turn.map.next_moves(verdict.key) or turn.tracker.reach.may_still_hit(verdict.key):
                     # another play passes through this board, or hits a blot this one went past
-                    held = (HeldRoll(roll, time, over=verdict.key, thrown=time),)
+                    held = (HeldRoll(roll, time, over=verdict.key, thrown=thrown, exact=exact),)
                     self._stay(replace(state, held=held, settle=time))
                     return self._output(message=f"Roll {roll} held until {turn.colour.value} has finished")
                 return self._end_turn(time, turn.map.play_to(verdict.key), next_roll=roll)
@@ -91,8 +93,9 @@ class HeldSteps(ControllerState):
         # taking one back) and before the mover's next roll
         until = state.held[1].thrown if len(state.held) > 1 else math.inf
         hits = self._seen.bar_between(opponent, state.held[0].thrown, until) if state.held else 0
-        early = (self._seen.off_between(opponent, turn.rolled_at, state.held[0].thrown - ROLL_READ)
-                 if state.held else CHECKERS)
+        first = state.held[0] if state.held else None
+        early = (CHECKERS if first is None else
+                 self._seen.off_between(opponent, turn.rolled_at, first.thrown - (0.0 if first.exact else ROLL_READ)))
         return SinceRoll(turn.map.key_of(nothing, points), self._seen.bar_shown(opponent, since), hits,
                          early, turn.map.key_of(nothing, unseen))
 

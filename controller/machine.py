@@ -189,7 +189,7 @@ class Controller(ResumeSteps, BoardSteps, TurnSteps, HeldSteps, ReviseSteps, Com
         roll = Roll(a, b)
         if isinstance(state, AwaitRoll):  # whatever the board shows: the turn's tracker judges it
             return self._start_turn(time, roll, T.ROLL)
-        return self._computer_first(time, state, roll) or self._next_roll_while_moving(time, state, roll)
+        return self._computer_first(time, state, roll) or self._next_roll_while_moving(time, state, roll, event.late)
 
     # -- buttons -----------------------------------------------------------------------------------
     def _on_button(self, event: ButtonEvent) -> Output:

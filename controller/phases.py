@@ -89,7 +89,11 @@ class HeldRoll:
     turn waits to see which): nobody throws twice out of turn, so a later roll over a board
     short of it says the mover's play was that one and the players moved on."""
     thrown: float = -math.inf
-    """When the roll was read (``since`` moves on to count grace times; this stays)."""
+    """When the roll was thrown (the dice landed) as well as the board knows it (``since``
+    moves on to count grace times; this stays)."""
+    exact: bool = False
+    """``thrown`` is the dice's own time (``DiceEvent.late`` known): no allowance for a roll
+    read late (``held_steps.ROLL_READ``)."""
 
 
 @dataclass(frozen=True)

@@ -211,7 +211,7 @@ class ElectronicDice:
     def roll(self) -> DiceEvent:
         """Draw two dice and post them (the button calls this; so may a menu)."""
         dice = (self._die(), self._die())
-        event = DiceEvent(self._clock.now(), dice, DiceKind.ELECTRONIC)
+        event = DiceEvent(self._clock.now(), dice, DiceKind.ELECTRONIC, late=0.0)
         self._events.put(event)
         return event
 

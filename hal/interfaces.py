@@ -182,6 +182,10 @@ class DiceEvent:
     dice: tuple[int, int] | None
     kind: DiceKind
     throw: int | None = None
+    late: float | None = None
+    """Seconds between the dice landing and ``time``: 0.0 when the roll is read at once
+    (electronic dice, the simulator's own tray), None when not known (a tray read over a
+    link that does not say, a roll typed in): the controller then allows for a late read."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,7 +48,10 @@ class SimDice:
 
     def _post(self, dice: Roll | None) -> None:
         """Post and record one DiceEvent."""
-        event = DiceEvent(self._clock.now(), dice, self.kind)
+        # tray and electronic dice are read the instant they land; a typed roll comes after
+        # the dice were thrown, by how long nobody knows
+        late = None if self.kind is DiceKind.TYPED else 0.0
+        event = DiceEvent(self._clock.now(), dice, self.kind, late=late)
         self.thrown.append(event)
         self._queue.put(event)
 

@@ -176,8 +176,8 @@ def test_the_dice_button_posts_two_drawn_dice(factory: MockFactory, events: Thre
         clock.time = 101.5
         press(factory, DICE)
         assert events.drain() == [
-            DiceEvent(100.0, (3, 5), DiceKind.ELECTRONIC),
-            DiceEvent(101.5, (6, 6), DiceKind.ELECTRONIC),
+            DiceEvent(100.0, (3, 5), DiceKind.ELECTRONIC, late=0.0),
+            DiceEvent(101.5, (6, 6), DiceKind.ELECTRONIC, late=0.0),
         ]
     finally:
         dice.close()
@@ -346,7 +346,7 @@ def test_open_gpio_wires_what_the_config_names(
         assert devices.sounder is not None and devices.turn_indicator is not None and devices.dice is not None
         press(factory, 19)
         press(factory, DICE)
-        assert events.drain() == [ButtonEvent(100.0, Button.MENU), DiceEvent(100.0, (4, 4), DiceKind.ELECTRONIC)]
+        assert events.drain() == [ButtonEvent(100.0, Button.MENU), DiceEvent(100.0, (4, 4), DiceKind.ELECTRONIC, late=0.0)]
         assert pin(factory, 19).bounce == 0.03
     finally:
         devices.close()

@@ -1212,3 +1212,33 @@ def test_a_hit_the_bar_showed_before_the_next_roll_is_kept_when_the_blot_enters_
     assert_unwarned(s)
     plays = recorded(s)
     assert plays[-2:] == [("white", [6, 2], "10/4*/2"), ("black", [3, 1], "bar/22/21")], plays
+
+
+def test_a_blot_taken_late_just_before_a_roll_read_at_once_is_hit() -> None:
+    """Found by a 5x soak with all careless habits (rally-hitting 1071032131, noise 5 and
+    7.5: twelve plays misrecorded).  The hitter's play stood complete past the blot; its hand
+    took the blot a fraction of a second before the owner's roll (the bar never showing it)
+    and the owner entered it on the very point it was hit from.  A roll may be read up to
+    ``ROLL_READ`` late, so a blot seen off its point only that shortly before it counted for
+    nothing, and the play passing it was taken.  Dice that say when they landed
+    (``DiceEvent.late``: the simulator's tray, electronic dice) need no such allowance: the
+    board before the roll showed the blot off.  Here White's 10/4*/2 with 6-2, the blot
+    taken 0.1 s before Black's 4-1, then bar/21 6/5."""
+    start = pos({10: 1, 13: 5, 6: 6, 8: 2, 24: 1}, {21: 1, 6: 5, 8: 3, 13: 5, 24: 1})
+    s = scene("backgammon", start=start)
+    s.set_position(start)
+    s.throw(6, 2)
+    s.move(s.zone(W, 10), s.zone(W, 2), W)  # carried straight past the blot on White's 4
+    s.lift(s.zone(B, 21), B)  # the hitter's hand takes it late: the board shows it off
+    s.place(s.zone(B, 25), B, settle=0.0)  # onto the bar, no board showing it there
+    s.throw(4, 1, settle=0.0)  # Black's roll, a fraction of a second after that board
+    s.lift(s.zone(B, 25), B, settle=0.0)
+    s.place(s.zone(B, 21), B)  # bar/21: the blot back on its point
+    s.move(s.zone(B, 6), s.zone(B, 5), B)
+    s.advance(1.5)
+    s.throw(3, 3)
+    s.move(s.zone(W, 13), s.zone(W, 10), W)
+    s.advance(1.5)
+    assert_unwarned(s)
+    plays = recorded(s)
+    assert plays[-2:] == [("white", [6, 2], "10/4*/2"), ("black", [4, 1], "bar/21 6/5")], plays

@@ -562,10 +562,11 @@ def test_dice() -> None:
     tray.throw(6, 1)
     tray.throw_cocked()
     assert typed.roll(random.Random(5)) == SimDice(clock, SimEventQueue(), DiceKind.TYPED).roll(random.Random(5))
-    assert queue.get() == DiceEvent(1.5, (6, 1), DiceKind.TRAY)
-    assert queue.get() == DiceEvent(1.5, None, DiceKind.TRAY)
+    assert queue.get() == DiceEvent(1.5, (6, 1), DiceKind.TRAY, late=0.0)  # read as they land
+    assert queue.get() == DiceEvent(1.5, None, DiceKind.TRAY, late=0.0)
     rolled = queue.get()
     assert isinstance(rolled, DiceEvent) and rolled.kind is DiceKind.TYPED and rolled.dice is not None
+    assert rolled.late is None  # typed after the dice were thrown: by how long, nobody knows
     assert all(1 <= d <= 6 for d in rolled.dice) and len(tray.thrown) == 2
     with pytest.raises(ValueError, match="only tray dice can land cocked"):
         typed.throw_cocked()
