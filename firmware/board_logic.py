@@ -41,12 +41,13 @@ class SnapshotChanged(_Event):
 
 
 class DiceRolled(_Event):
-    """A roll read from the tray: ``(a, b)``, or None when the tray shows no clear roll."""
+    """A roll read from the tray: ``(a, b)``, or None when the tray shows no clear roll;
+    ``landed_ms``: when the dice landed, before they settled (None: not known)."""
 
-    FIELDS = ("time_ms", "dice")
+    FIELDS = ("time_ms", "dice", "landed_ms")
 
-    def __init__(self, time_ms, dice):
-        self.time_ms, self.dice = time_ms, dice
+    def __init__(self, time_ms, dice, landed_ms=None):
+        self.time_ms, self.dice, self.landed_ms = time_ms, dice, landed_ms
 
 
 class RawScan(_Event):
@@ -127,14 +128,14 @@ class BoardLogic:
         self.supply_ok = drift is not None
         news = None
         if self._dice is not None:
-            news = self._watcher.update(self._dice.read(raw, drift))
+            news = self._watcher.update(self._dice.read(raw, drift), now_ms)
         changed = self._debouncer.update(self._classifier.zones(raw))
         if changed or (self._want_snapshot and self._debouncer.settled):
             requested = self._want_snapshot
             events.append(SnapshotChanged(now_ms, self._debouncer.snapshot, self._debouncer.changes, requested))
             self._want_snapshot = False
         if news is not None:
-            events.append(DiceRolled(now_ms, news[0]))
+            events.append(DiceRolled(now_ms, news[0], self._watcher.landed_ms))
         return events
 
     @property

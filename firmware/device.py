@@ -14,7 +14,7 @@ from .classify import CalibrationError
 from .codes import OFF, STEADY
 from .wire_calibration import calibration_of, check_sensor, level_chunks, sensor_levels
 
-FIRMWARE = "trictrac-fw 0.2.0"
+FIRMWARE = "trictrac-fw 0.3.0"
 HEARTBEAT_MS = 1000
 """Send a HEARTBEAT when nothing was sent for this long."""
 LINK_LOST_MS = 3000
@@ -74,6 +74,8 @@ class Device:
         self.throw_pending = False
         """That throw is not acknowledged yet: it is sent again every DICE_RESEND_MS."""
         self._throw_dice = None
+        self._throw_landed = None
+        """When the dice of the pending throw landed (ms, the scans' clock; None: not known)."""
         self._throw_sent = now_ms
 
     # -- what the transport calls ------------------------------------------------------------
@@ -180,7 +182,9 @@ class Device:
         self._throw_sent = self.now_ms
         counter = self.logic.snapshot_counter & 0xFFFF
         if self.throw_pending:
-            return self._frame(p.DICE, p.dice_payload(self.throw, self._throw_dice, True, counter))
+            landed = self._throw_landed
+            ago = p.LANDED_UNKNOWN if landed is None else max(0, min(self.now_ms - landed, p.LANDED_UNKNOWN - 1))
+            return self._frame(p.DICE, p.dice_payload(self.throw, self._throw_dice, True, counter, ago))
         return self._frame(p.DICE, p.dice_payload(self.throw, self.logic.tray, False, counter))
 
     def _event_frames(self, event):
@@ -195,6 +199,7 @@ class Device:
             if isinstance(event, DiceRolled):
                 self.throw = (self.throw + 1) & 0xFFFF
                 self.throw_pending, self._throw_dice = True, event.dice
+                self._throw_landed = event.landed_ms
                 return self._dice_frame()
             if isinstance(event, RawScan):
                 out = bytearray()

@@ -76,6 +76,11 @@ class DiceWatcher:
         self._run = 0
         self._settled = _NOTHING
         self._lifted = False
+        self._back = None
+        self.landed_ms = None
+        """When the roll ``update`` last reported landed: the first scan with every die back
+        in its pocket after one was out (a die turned in place: the first scan it read
+        otherwise), so the Pi knows which boards came before the throw."""
 
     @property
     def current(self):
@@ -84,12 +89,15 @@ class DiceWatcher:
         roll = self._settled
         return None if roll is _NOTHING or roll == EMPTY else (roll,)
 
-    def update(self, faces):
-        """Take one scan's readings; ``(roll,)`` with the roll ``(a, b)`` or UNCLEAR when there
-        is news to send, else None."""
+    def update(self, faces, now_ms=0):
+        """Take one scan's readings (at ``now_ms``); ``(roll,)`` with the roll ``(a, b)`` or
+        UNCLEAR when there is news to send (``landed_ms`` says when it landed), else None."""
         roll = roll_of(faces)
         if EMPTY in faces:
             self._lifted = True
+            self._back = None
+        elif self._back is None or (roll != self._latest and not self._lifted):
+            self._back = now_ms
         if roll == self._latest:
             if self._run <= self.settle_scans + self.unclear_scans:  # bounded: stays a small int
                 self._run += 1
@@ -107,4 +115,5 @@ class DiceWatcher:
         if roll == self._settled and not self._lifted:
             return None
         self._settled, self._lifted = roll, False
+        self.landed_ms = self._back
         return (roll,)

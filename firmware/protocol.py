@@ -19,7 +19,7 @@ try:
 except ImportError:  # a MicroPython build without binascii.crc32 (see _crc32_soft)
     _crc32 = None
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """2: DICE carries a throw number and is repeated until DICE_ACK; the device's HEARTBEAT
 carries its snapshot counter and throw number, so a lost frame shows as a gap."""
 ZONE_COUNT = 28
@@ -482,10 +482,16 @@ frame only reports what the tray shows (a throw already taken, or none)."""
 DICE_FLAGS = DICE_THROWN
 
 
-def dice_payload(throw, dice, thrown=True, snapshot_counter=0):
+LANDED_UNKNOWN = 0xFFFF
+"""DICE ``landed_ago`` when the device cannot say (the tray's state, not a throw)."""
+
+
+def dice_payload(throw, dice, thrown=True, snapshot_counter=0, landed_ago=LANDED_UNKNOWN):
     """DICE: the throw number (u16, wraps), flags, two dice 1-6 or 0 0 for None (an empty
     tray or no clear roll), then the counter of the last SNAPSHOT sent before this frame, so
-    the Pi takes a throw only once it has the board the throw follows."""
+    the Pi takes a throw only once it has the board the throw follows, then how many ms
+    before this frame the dice landed (u16, 65534 at most; 65535: not known), so the Pi
+    knows which boards came before the throw though it is read after the dice settle."""
     out = bytearray(struct.pack("<H", _check_int(throw, 0, 0xFFFF, "throw number")))
     out.append(DICE_THROWN if thrown else 0)
     if dice is None:
@@ -495,20 +501,23 @@ def dice_payload(throw, dice, thrown=True, snapshot_counter=0):
         out.append(_check_int(first, 1, 6, "a die"))
         out.append(_check_int(second, 1, 6, "a die"))
     out.extend(struct.pack("<H", _check_int(snapshot_counter, 0, 0xFFFF, "snapshot counter")))
+    out.extend(struct.pack("<H", _check_int(landed_ago, 0, 0xFFFF, "ms since the dice landed")))
     return bytes(out)
 
 
 def parse_dice(payload):
-    """(throw number, thrown, dice, snapshot counter) with dice (die, die) or None."""
-    _check_length(payload, 7, "DICE")
-    throw, flags, first, second, counter = struct.unpack("<HBBBH", payload)
+    """(throw number, thrown, dice, snapshot counter, ms since the dice landed) with dice
+    (die, die) or None, and the ms None when the device could not say."""
+    _check_length(payload, 9, "DICE")
+    throw, flags, first, second, counter, landed = struct.unpack("<HBBBHH", payload)
     if flags & ~DICE_FLAGS:
         raise ProtocolError("DICE flags 0x%02x: only 0x%02x is defined" % (flags, DICE_FLAGS))
+    landed_ago = None if landed == LANDED_UNKNOWN else landed
     if first == 0 and second == 0:
-        return throw, bool(flags & DICE_THROWN), None, counter
+        return throw, bool(flags & DICE_THROWN), None, counter, landed_ago
     if not (1 <= first <= 6 and 1 <= second <= 6):
         raise ProtocolError("DICE %d %d: dice are 1-6, or 0 0 for no clear roll" % (first, second))
-    return throw, bool(flags & DICE_THROWN), (first, second), counter
+    return throw, bool(flags & DICE_THROWN), (first, second), counter, landed_ago
 
 
 def dice_ack_payload(throw):

@@ -1,4 +1,4 @@
-"""The Pi's side of the wire protocol (firmware/PROTOCOL.md, version 2) without a port or a
+"""The Pi's side of the wire protocol (firmware/PROTOCOL.md, version 3) without a port or a
 thread: bytes from the board in, bytes to send out, hal events and log lines on the side.
 
 Shaped like a ``serial.threaded.Protocol``: the transport (``hal/serial_link.py``) owns the
@@ -402,10 +402,12 @@ class LinkProtocol:
         self._snapshot_counter = counter
         self._post(SnapshotEvent(now, snapshot_of(zones)))
 
-    def _on_dice(self, throw: int, thrown: bool, dice: tuple[int, int] | None, counter: int, now: float) -> bytes:
+    def _on_dice(self, throw: int, thrown: bool, dice: tuple[int, int] | None, counter: int, landed_ago: int | None,
+                 now: float) -> bytes:
         """A throw is taken once, and only after the board it follows (the SNAPSHOT counter it
         names): otherwise the Pi asks for that board and leaves the throw unacknowledged, so
-        the device sends it again.  A tray report without THROWN answers a request."""
+        the device sends it again.  A tray report without THROWN answers a request.  The roll
+        says how long ago its dice landed, as the board counts it (``DiceEvent.late``)."""
         self.tray = dice
         if counter != self._snapshot_counter:
             self.stats.gaps += 1
@@ -425,7 +427,8 @@ class LinkProtocol:
                 self.stats.throws_missed += 1
             self._throw_taken = throw
             self.stats.throws += 1
-            self._post(DiceEvent(now, dice, DiceKind.TRAY, throw))
+            late = None if landed_ago is None else landed_ago / 1000
+            self._post(DiceEvent(now, dice, DiceKind.TRAY, throw, late=late))
         return self._frame(p.DICE_ACK, p.dice_ack_payload(throw), now)
 
     def _on_heartbeat(self, uptime: int, counter: int | None, throw: int | None, now: float) -> bytes:

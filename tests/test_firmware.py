@@ -553,7 +553,7 @@ def test_board_logic_sends_settled_changes_and_rolls(layout):
     assert run_scans(logic, board, 20, clock) == [], "nothing changed, nothing sent"
     board.dice = [6, 3]
     events = run_scans(logic, board, 12, clock)
-    assert events == [DiceRolled(clock[0] - 60, (6, 3))]
+    assert events == [DiceRolled(clock[0] - 60, (6, 3), clock[0] - 60 - 180)], "landed 9 scans before it settled"
     logic.request_snapshot()
     events = run_scans(logic, board, 2, clock)
     assert events == [SnapshotChanged(clock[0] - 40, want, 2)] and events[0].requested

@@ -58,8 +58,8 @@ VECTORS = [
     ("SNAPSHOT unreadable", p.SNAPSHOT, 255, "snapshot_payload",
      [513, zones_with(z0=(14, 0), z3=(1, 0), z5=None, z12=(0, 15))], "parse_snapshot"),
     ("SNAPSHOT_REQUEST", p.SNAPSHOT_REQUEST, 1, None, [], "parse_empty"),
-    ("DICE roll", p.DICE, 9, "dice_payload", [40001, [6, 3], True, 513], "parse_dice"),
-    ("DICE no clear roll", p.DICE, 10, "dice_payload", [40002, None, True, 513], "parse_dice"),
+    ("DICE roll", p.DICE, 9, "dice_payload", [40001, [6, 3], True, 513, 180], "parse_dice"),
+    ("DICE no clear roll", p.DICE, 10, "dice_payload", [40002, None, True, 513, 1000], "parse_dice"),
     ("DICE tray state", p.DICE, 11, "dice_payload", [40002, [6, 3], False, 514], "parse_dice"),
     ("DICE_ACK", p.DICE_ACK, 3, "dice_ack_payload", [40001], "parse_dice_ack"),
     ("LEDS", p.LEDS, 41, "leds_payload", [lights_with(z0=(1, 0), z4=(2, 1), z24=(7, 0))], "parse_leds"),
@@ -380,7 +380,8 @@ def test_every_single_byte_corruption_of_small_frames_is_rejected(name):
 
 
 @pytest.mark.parametrize("version, firmware, advice", [
-    (3, "trictrac-fw 3.0.0", "update this controller"),
+    (4, "trictrac-fw 4.0.0", "update this controller"),
+    (2, "trictrac-fw 0.2.0", "update the board's firmware"),
     (1, "trictrac-fw 0.1.0", "update the board's firmware"),
 ])
 def test_version_mismatch_is_rejected_and_named(version, firmware, advice):
@@ -424,9 +425,11 @@ def test_leds_round_trip(lights):
 
 
 @given(st.integers(0, 0xFFFF), st.one_of(st.none(), st.tuples(st.integers(1, 6), st.integers(1, 6))), st.booleans(),
-       st.integers(0, 0xFFFF))
-def test_dice_round_trip(throw, dice, thrown, counter):
-    assert p.parse_dice(p.dice_payload(throw, dice, thrown, counter)) == (throw, thrown, dice, counter)
+       st.integers(0, 0xFFFF), st.integers(0, 0xFFFF))
+def test_dice_round_trip(throw, dice, thrown, counter, landed):
+    known = None if landed == p.LANDED_UNKNOWN else landed
+    assert p.parse_dice(p.dice_payload(throw, dice, thrown, counter, landed)) == (throw, thrown, dice, counter, known)
+    assert p.parse_dice(p.dice_payload(throw, dice, thrown, counter))[4] is None  # the tray's state: not known
 
 
 @given(st.integers(0, 0xFFFF))
@@ -529,9 +532,9 @@ def test_builders_refuse_what_does_not_fit(build):
     [
         (p.parse_snapshot, b"\x00" * 57, "58"),
         (p.parse_snapshot, b"\x00\x00" + b"\xff\x00" + b"\x00" * 54, "zone 0"),
-        (p.parse_dice, b"\x01\x00\x01\x00\x03\x00\x00", "0 3"),
-        (p.parse_dice, b"\x01\x00\x04\x01\x03\x00\x00", "flags 0x04"),
-        (p.parse_dice, b"\x00\x03", "not 7"),
+        (p.parse_dice, b"\x01\x00\x01\x00\x03\x00\x00\xff\xff", "0 3"),
+        (p.parse_dice, b"\x01\x00\x04\x01\x03\x00\x00\xff\xff", "flags 0x04"),
+        (p.parse_dice, b"\x01\x00\x01\x06\x03\x00\x00", "not 9"),
         (p.parse_heartbeat, b"\x00" * 6, "not 4 or 8"),
         (p.parse_leds, b"\x09\x00" * 28, "colour 9"),
         (p.parse_raw_mode, b"\x02", "0 or 1"),

@@ -144,15 +144,17 @@ REPL = b"MicroPython v1.27.0 on 2025-01-01; Raspberry Pi Pico with RP2040\r\nTyp
     "answer, error, words",
     [
         (lambda data: hello_frame(version=1, firmware="trictrac-fw 0.1.0") + foreign_frame(1, p.ERROR, b"\x05protocol 2"),
-         LinkRefused, ["protocol version 1", "'trictrac-fw 0.1.0'", "this side speaks version 2", "update the board's firmware"]),
-        (lambda data: hello_frame(version=3, firmware="trictrac-fw 3.0.0") + foreign_frame(3, p.ERROR, b"\x05protocol 2"),
-         LinkRefused, ["protocol version 3", "'trictrac-fw 3.0.0'", "this side speaks version 2", "update this controller"]),
+         LinkRefused, ["protocol version 1", "'trictrac-fw 0.1.0'", "this side speaks version 3", "update the board's firmware"]),
+        (lambda data: hello_frame(version=2, firmware="trictrac-fw 0.2.0") + foreign_frame(2, p.ERROR, b"\x05protocol 3"),
+         LinkRefused, ["protocol version 2", "'trictrac-fw 0.2.0'", "this side speaks version 3", "update the board's firmware"]),
+        (lambda data: hello_frame(version=4, firmware="trictrac-fw 4.0.0") + foreign_frame(4, p.ERROR, b"\x05protocol 3"),
+         LinkRefused, ["protocol version 4", "'trictrac-fw 4.0.0'", "this side speaks version 3", "update this controller"]),
         (lambda data: REPL, LinkError, ["not our firmware", "no frame of this protocol"]),
         (lambda data: b"", LinkError, ["no answer within", "trictrac firmware"]),
         (lambda data: hello_frame(zones=24), LinkRefused, ["reports 24 zones", "plays on 28"]),
         (lambda data: hello_frame(caps=p.CAP_LEDS), LinkRefused, ["no checker sensors", "0x04"]),
     ],
-    ids=["version-1", "version-3", "repl-garbage", "silent", "24-zones", "no-sensors"],
+    ids=["version-1", "version-2", "version-4", "repl-garbage", "silent", "24-zones", "no-sensors"],
 )
 def test_a_foreign_device_is_refused_with_a_clear_message(transport, answer, error, words):
     timings = LinkTimings(retry=0.05, hello=0.6)

@@ -69,7 +69,7 @@ def check_snapshot_request(c):
     assert _types(frames) == [p.SNAPSHOT, p.DICE], frames
     _counter, zones = p.parse_snapshot(frames[0][2])
     assert zones[0] == (15, 0) and zones[12] == (0, 15) and zones[1] == (0, 0), zones[:13]
-    assert p.parse_dice(frames[1][2]) == (0xFFFE, False, None, _counter), "an empty tray, no throw owed"
+    assert p.parse_dice(frames[1][2]) == (0xFFFE, False, None, _counter, None), "an empty tray, no throw owed"
 
 
 def check_throws(c):
@@ -77,8 +77,11 @@ def check_throws(c):
     c.board.dice = [6, 3]
     frames = [f for f in c.scans(12) if f[0] == p.DICE]
     assert [p.parse_dice(f[2])[:3] for f in frames] == [(0xFFFF, True, (6, 3))], frames
+    first = p.parse_dice(frames[0][2])[4]
+    assert first is not None and first > 0, "the dice landed before they settled: %r" % first
     frames = [f for f in c.scans(13) if f[0] == p.DICE]
     assert [p.parse_dice(f[2])[:3] for f in frames] == [(0xFFFF, True, (6, 3))], "sent again after 250 ms"
+    assert p.parse_dice(frames[0][2])[4] > first, "a repeat counts from the same landing"
     assert c.say(p.DICE_ACK, p.dice_ack_payload(0xFFFF)) == []
     assert [f for f in c.scans(30) if f[0] == p.DICE] == [], "acknowledged: not sent again"
     c.board.dice = [0, 0]
