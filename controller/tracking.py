@@ -391,6 +391,13 @@ class Tracker:
         key = self.key(reading)
         if not opponent_rolled:
             self.before_roll = key
+        elif self._entered_since_roll(side):
+            # fewer of the opponent's checkers on the bar or pool than before its roll, and more
+            # on its points: its hand put them there (an entry, or an illegal move), never this
+            # turn's: the held search's runs explain the board, if anything does (trictrac
+            # 1150534516: White's checker from the bar put on its own 1 point, where Black had
+            # hit it, stood four seconds unwarned as Black's hit still to be carried away)
+            return Verdict(Kind.WRONG)
         if key in turn_map:
             self.lifted_seen = self.side_seen = None
             if turn_map.is_complete(key):
@@ -434,6 +441,14 @@ class Tracker:
             # the bar never showing any hit: more likely its owner's hand at its own turn)
             self.complete_seen = found.key
         return Verdict(Kind.HIT_PENDING, found.key, found.lifted, found.waiting + found.early, ahead=ahead)
+
+    def _entered_since_roll(self, side: tuple[int, ...]) -> bool:
+        """Does the opponent's ``side`` show fewer of its checkers on the bar or pool than the
+        last board before its roll, and more on its points?"""
+        before = self.before_roll
+        if before is None or not isinstance(self.map, TurnMap) or side[BAR] >= count(before, OPP + BAR):
+            return False
+        return sum(side[1:BAR]) > sum(self.map.sides_of(before)[1][1:BAR])
 
     def seen_before_roll(self, reading: BoardReading | None, off: int) -> None:
         """For a turn begun after the next roll (a held roll's catch-up): the last whole board

@@ -1242,3 +1242,37 @@ def test_a_blot_taken_late_just_before_a_roll_read_at_once_is_hit() -> None:
     assert_unwarned(s)
     plays = recorded(s)
     assert plays[-2:] == [("white", [6, 2], "10/4*/2"), ("black", [4, 1], "bar/21 6/5")], plays
+
+
+@pytest.mark.parametrize(("roll", "legal"), [((6, 5), False), ((4, 1), True)])
+def test_a_blot_the_bar_showed_hit_put_back_on_its_point_after_the_next_roll_is_the_next_players(
+        roll: tuple[int, int], legal: bool) -> None:
+    """Found by a 5x soak with all careless habits (trictrac 1150534516, noise 7.5, illegal
+    moves at every turn): the play stood complete with the blot on the bar, the next roll
+    came while the hitter's hand was still at the board, and the blot's owner put it back
+    on the point it was hit from.  The board read as the same play with its hit still to be
+    carried away (or as the play passing the blot), and the illegal move stood unwarned.
+    Fewer of the opponent's checkers on the bar than before its roll is that player's hand:
+    an entry on that very point (with a 4 here) is its play, anything else is warned.
+    Here White's 8/4*/2 with 4-2, its checker on 2 lifted again before Black's roll."""
+    start = pos({8: 3, 13: 5, 6: 5, 24: 2}, {21: 1, 6: 5, 8: 3, 13: 5, 24: 1})
+    s = scene("backgammon", start=start)
+    s.set_position(start)
+    s.throw(4, 2)
+    s.lift(s.zone(B, 21), B)  # the blot on White's 4 taken off first
+    s.place(s.zone(B, 25), B)
+    s.move(s.zone(W, 8), s.zone(W, 2), W)  # 8/4*/2 carried: complete, the blot on the bar
+    s.lift(s.zone(W, 2), W)  # White's hand at it again
+    s.throw(*roll)  # Black's roll, held
+    s.place(s.zone(W, 2), W, settle=0.0)
+    s.move(s.zone(B, 25), s.zone(B, 21), B)  # the blot back on the point it was hit from
+    s.advance(1.5)
+    if legal:
+        assert_unwarned(s)
+        assert s.controller.game.turn is Colour.BLACK and "Black to play 1" in s.message
+    else:
+        assert s.warnings() == 1 and "Illegal" in s.message
+        s.move(s.zone(B, 21), s.zone(B, 25), B)  # put right: back on the bar
+        s.advance(0.5)
+        assert s.controller.game.turn is Colour.BLACK and "Black to play 6-5" in s.message, s.message
+    assert recorded(s)[-1] == ("white", [4, 2], "8/4*/2"), recorded(s)

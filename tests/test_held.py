@@ -541,8 +541,14 @@ def test_a_complete_play_with_a_checker_lifted_after_the_next_roll_does_not_repl
     white = list(after.white)
     white[24] -= 1  # and White's blot on 24 in Black's hand
     verdict = tracker.judge(BoardReading(tuple(white), after.black), turn_map.start, opponent_rolled=True)
-    assert verdict.kind is Kind.IN_HAND and verdict.key == passed
+    assert verdict.kind is Kind.WRONG  # Black's entry: the held search's (the runs of turns)
     assert tracker.complete_seen == hit
+    tracker = Tracker(turn_map)
+    tracker.judge(shown, turn_map.start)
+    black = list(after.black)
+    black[20], black[25] = 0, 1  # the blot still on the bar: no entry
+    verdict = tracker.judge(BoardReading(tuple(white), tuple(black)), turn_map.start, opponent_rolled=True)
+    assert verdict.kind is Kind.IN_HAND and tracker.complete_seen == hit  # (White's 24 lifted: not 10/9/4 seen)
     tracker.judge(BoardReading(tuple(white), after.black), turn_map.start)  # before the roll: that play, seen
     assert tracker.complete_seen == passed
 
