@@ -247,19 +247,25 @@ def test_without_faults_every_throw_is_taken_once_and_repeats_are_acknowledged()
 
 
 def test_a_lost_dice_frame_is_sent_again_and_taken_once():
+    """... and says how many ms ago its dice landed (protocol 3), so the Pi knows which
+    boards came before the throw (``DiceEvent.late``), a repeated frame as the first."""
     machine = LinkUnderFaults()
     machine.start(seed=8)
     machine.board.dice = [EMPTY, EMPTY]
     for _ in range(12):
         machine.scan()
     machine.board.dice = [4, 2]
+    machine.scan(deliver=False)
+    landed = machine.now  # the first scan with both dice in their pockets
     while not machine.device.throw_pending:
         machine.scan(deliver=False)
     machine.to_pi.pieces = [piece for piece in machine.to_pi.pieces if p.Decoder().feed(piece)[:1] and
                             p.Decoder().feed(piece)[0][0] != p.DICE]
     machine.calm(1.0)
-    assert [e.dice for e in machine.events if isinstance(e, DiceEvent)] == [(4, 2)]
-    assert not machine.device.throw_pending
+    (roll,) = [e for e in machine.events if isinstance(e, DiceEvent)]
+    assert roll.dice == (4, 2) and not machine.device.throw_pending
+    assert roll.late is not None and abs((roll.time - roll.late) - landed) <= SCAN_MS / 1000 + 1e-9, (roll, landed)
+    assert roll.late >= 0.25  # the first frame lost: the one taken came a resend later
 
 
 def test_the_last_snapshot_lost_is_asked_for_again():
@@ -332,26 +338,4 @@ def test_a_reboot_whose_hello_is_lost_is_seen_in_the_heartbeat_and_the_lights_co
     machine.calm(2.5)
     assert machine.device.counts.get(p.LEDS) == 1, "the rebooted board was sent the lights again"
     assert machine.protocol.connected
-    machine.teardown()
-
-
-def test_a_roll_says_how_long_ago_its_dice_landed_though_its_first_frame_was_lost():
-    """Protocol 3: every DICE of a throw says how many ms ago its dice landed, so the Pi
-    knows which boards came before the throw (``DiceEvent.late``), repeated frames too."""
-    machine = LinkUnderFaults()
-    machine.start(seed=8)
-    machine.board.dice = [EMPTY, EMPTY]
-    for _ in range(12):
-        machine.scan()
-    machine.board.dice = [4, 2]
-    machine.scan(deliver=False)
-    landed = machine.now  # the first scan with both dice in their pockets
-    while not machine.device.throw_pending:
-        machine.scan(deliver=False)
-    machine.to_pi.pieces = [piece for piece in machine.to_pi.pieces if p.Decoder().feed(piece)[:1] and
-                            p.Decoder().feed(piece)[0][0] != p.DICE]
-    machine.calm(1.0)
-    (roll,) = [e for e in machine.events if isinstance(e, DiceEvent)]
-    assert roll.late is not None and abs((roll.time - roll.late) - landed) <= SCAN_MS / 1000 + 1e-9, (roll, landed)
-    assert roll.late >= 0.25  # the first frame lost: the second came a resend later
     machine.teardown()
