@@ -270,14 +270,14 @@ def _search_from(
 def bar_showed(turn: Tracker, key: int) -> bool:
     """Has the bar (or pool) shown as many of the opponent's checkers as complete board
     ``key`` puts there (its hits seen on their way, not only blots lifted)?"""
-    return turn.bar_seen >= opponent_bar(key)
+    return turn.shown.bar_seen >= opponent_bar(key)
 
 
 def hits_shown(turn: Tracker) -> int:
     """How many of the opponent's checkers the bar (or pool) has shown beyond those there
     when the turn began: blots its play hit, seen on their way."""
     start = turn.map.start if isinstance(turn.map, TurnMap) else None
-    return 0 if start is None else max(0, turn.bar_seen - opponent_bar(start))
+    return 0 if start is None else max(0, turn.shown.bar_seen - opponent_bar(start))
 
 
 def hit_undone(before: int, after: int) -> bool:

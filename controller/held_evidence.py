@@ -71,8 +71,8 @@ class Evidence:
         # the roll was read: the hitter's hand taking a blot late looks the same as its owner
         # lifting it, and a hit refused loses the game: trictrac 1031430942)
         self.bar_most = None if since is None else max(
-            since.bar, reading.off_points(turn_map.mover.opponent), start_bar, turn.off_seen)
-        before = self.before = turn.before_roll
+            since.bar, reading.off_points(turn_map.mover.opponent), start_bar, turn.shown.off_seen)
+        before = self.before = turn.shown.before_roll
         self.bar_before = 0 if before is None or (before not in turn_map and reach.explain(before) is None) \
             else opponent_bar(before)
         # the mover's play stood complete on the last board before the next roll: a blot still
@@ -93,7 +93,7 @@ class Evidence:
         self.hits_seen = 0 if since is None else since.hits
         """The most of the opponent's checkers the bar or pool showed from the next player's
         roll to the mover's next (a turn begun from a held roll judged only the boards since)."""
-        self.off_shown = max(reading.off_points(turn_map.mover.opponent), turn.bar_seen, self.hits_seen)
+        self.off_shown = max(reading.off_points(turn_map.mover.opponent), turn.shown.bar_seen, self.hits_seen)
         """The most of the opponent's checkers seen off their points: in a hand or on the bar
         or pool now, on the bar or pool on a board this turn judged, or hit since the roll."""
 
@@ -104,7 +104,7 @@ class Evidence:
         done, turn = self.done_before, self.turn
         return (done is not None and key != turn.complete_seen and key & MOVER == done & MOVER
                 and turn.reach.standing_hits(key, done) > 0
-                and max(turn.bar_unmoved, self.hits_seen) < opponent_bar(key))
+                and max(turn.shown.bar_unmoved, self.hits_seen) < opponent_bar(key))
 
     def moved_not_hit(self, key: int) -> bool:
         """More blots ``key`` hits than the bar or pool ever showed (or showed off their
@@ -137,7 +137,7 @@ class Evidence:
         # first the plays hitting as many as the bar or pool has shown (only the mover hits
         # them there; a hit taken back is rarer), no blot that never left its point, and no
         # late hit no board showed
-        return not self.strict or (opponent_bar(key) >= self.turn.hit_bar and not self.late_hit(key)
+        return not self.strict or (opponent_bar(key) >= self.turn.shown.hit_bar and not self.late_hit(key)
                                    and (since is None or not self.turn.reach.hits_standing(key, since.standing)))
 
     def doubtful(self, key: int) -> bool:
@@ -163,7 +163,7 @@ class Evidence:
         the play that began the run last found (``Tracker.run_seen``: a board a hand keeps
         changing follows that run, and a search cut short by its budget tries it first)."""
         turn = self.turn
-        side, bar_shown = turn.side_seen, turn.bar_seen
+        side, bar_shown = turn.side_seen, turn.shown.bar_seen
         return sorted(keys, key=lambda key: (side is not None and key & MOVER != side, key not in self.part_made,
                                              opponent_bar(key) < bar_shown, not self.moves_held(key),
                                              key != turn.complete_after, key != turn.run_seen))
@@ -189,7 +189,7 @@ class Evidence:
         # (a blot the last board before its owner's roll showed off its point, back on it
         # since, entered there)
         unseeable = 0 if before is None or key != turn.complete_seen else reach.standing_hits(key, before)
-        return opponent_bar(key) - unseeable > turn.off_seen or (
+        return opponent_bar(key) - unseeable > turn.shown.off_seen or (
             reach.hits_standing(key, self.board) and not (before is not None and reach.hits_back(key, self.board, before)))
 
     def near(self, finished: list[int]) -> list[int]:

@@ -43,7 +43,7 @@ class Seen:
             colour: deque(maxlen=BAR_KEPT) for colour in Colour}
         """Per colour, the recent boards' times with its bar or pool's count (15 when hidden)
         and its checkers off their points (bar or pool, or a hand; -1 when a zone was hidden:
-        not read, as ``Tracker.off_seen`` reads only whole boards)."""
+        not read, as ``OpponentShown.off_seen`` reads only whole boards)."""
         self._whole: deque[tuple[float, BoardReading]] = deque(maxlen=BAR_KEPT)
         """The recent whole boards (no zone hidden) with their times."""
         self._jumped = -math.inf

@@ -256,6 +256,42 @@ HIDDEN_KEPT = 8
 """Boards partly hidden kept for ``Tracker.side_seen`` (the most recent)."""
 
 
+@dataclass(slots=True)
+class OpponentShown:
+    """What the boards one turn's tracker judged showed of the opponent's checkers: the
+    evidence a held roll's search weighs (``controller.held_evidence``) of which blots the
+    mover's play hit, kept apart from the matching of boards to the turn's states."""
+
+    bar_seen: int = 0
+    """The most of the opponent's checkers the bar (or pool) has shown in a reading judged
+    (a blot hit in passing seen on its way, even while other zones were hidden)."""
+    bar_unmoved: int = 0
+    """The most of the opponent's checkers the bar (or pool) has shown on a board where the
+    opponent had put none on a point (only taken some off): a blot hit late, after the
+    next roll, shows there before its owner moves on (``controller.held``)."""
+    hit_bar: int = 0
+    """The most of the opponent's checkers the bar (or pool) has shown before the mover
+    rolled again (only the mover's play puts them there until then: its hits, seen)."""
+    off_seen: int = 0
+    """The most of the opponent's checkers a whole reading has shown off their points (on
+    the bar or pool, or missing: in a hand) before their roll, the blots of two hits seen
+    one at a time (after it, their own hand may hold one)."""
+    before_roll: int | None = None
+    """The last whole board judged before the next player's roll: a blot it shows on its
+    point was hit, if at all, after it, and no board could show it off before the roll."""
+
+    def note_bar(self, side: tuple[int, ...], start: tuple[int, ...] | None, mover_rolled: bool) -> None:
+        """The opponent's counts ``side`` on a board judged (``start``: its counts when the
+        turn began, None between turns; ``mover_rolled``: the mover's next roll is held)."""
+        on_bar = side[BAR]
+        self.bar_seen = max(self.bar_seen, on_bar)
+        if on_bar > self.bar_unmoved and start is not None and all(
+                now <= then for now, then in zip(side[1:BAR], start[1:BAR])):
+            self.bar_unmoved = on_bar
+        if not mover_rolled:
+            self.hit_bar = max(self.hit_bar, on_bar)
+
+
 class Tracker:
     """Matches board readings against the legal states of one turn."""
 
@@ -275,23 +311,8 @@ class Tracker:
         self._side_seen: int | None = None
         self._hidden: list[BoardReading] = []
         """The boards partly hidden since (the last few; ``side_seen`` reads them when asked)."""
-        self.bar_seen = 0
-        """The most of the opponent's checkers the bar (or pool) has shown in a reading judged
-        (a blot hit in passing seen on its way, even while other zones were hidden)."""
-        self.bar_unmoved = 0
-        """The most of the opponent's checkers the bar (or pool) has shown on a board where the
-        opponent had put none on a point (only taken some off): a blot hit late, after the
-        next roll, shows there before its owner moves on (``controller.held``)."""
-        self.hit_bar = 0
-        """The most of the opponent's checkers the bar (or pool) has shown before the mover
-        rolled again (only the mover's play puts them there until then: its hits, seen)."""
-        self.off_seen = 0
-        """The most of the opponent's checkers a whole reading has shown off their points (on
-        the bar or pool, or missing: in a hand) before their roll, the blots of two hits seen
-        one at a time (after it, their own hand may hold one)."""
-        self.before_roll: int | None = None
-        """The last whole board judged before the next player's roll: a blot it shows on its
-        point was hit, if at all, after it, and no board could show it off before the roll."""
+        self.shown = OpponentShown()
+        """What the boards judged showed of the opponent's checkers (a held roll's evidence)."""
         self.complete_after: int | None = None
         """The first complete board with a checker of the mover in a hand judged after the
         mover rolled again: weaker than ``complete_seen`` (its hand may be at its next play,
@@ -362,18 +383,14 @@ class Tracker:
               mover_rolled: bool = False) -> Verdict:
         """What this reading shows; among several explanations the one nearest
         ``last_legal`` (else the fewest dice used) is taken.  ``opponent_rolled``: the next
-        player's roll is held (their hand may be at work: ``off_seen`` counts only before);
-        ``mover_rolled``: the mover's next roll is held too (its next play may hit and
-        lift: ``hit_bar`` and ``lifted_seen`` count only before)."""
+        player's roll is held (their hand may be at work: ``OpponentShown.off_seen`` counts
+        only before); ``mover_rolled``: the mover's next roll is held too (its next play may
+        hit and lift: ``OpponentShown.hit_bar`` and ``lifted_seen`` count only before)."""
         turn_map = self.map
         opponent = self.mover.opponent
         side = reading.side(opponent)
-        self.bar_seen = max(self.bar_seen, side[BAR])
-        if side[BAR] > self.bar_unmoved and isinstance(turn_map, TurnMap) and all(
-                now <= then for now, then in zip(side[1:BAR], self._start_opponent[1:BAR])):
-            self.bar_unmoved = side[BAR]
-        if not mover_rolled:
-            self.hit_bar = max(self.hit_bar, side[BAR])
+        shown = self.shown
+        shown.note_bar(side, self._start_opponent if isinstance(turn_map, TurnMap) else None, mover_rolled)
         if reading.unreadable:
             if isinstance(turn_map, TurnMap) and reading.visible(self.mover) <= CHECKERS:
                 if len(self._hidden) >= HIDDEN_KEPT:
@@ -381,7 +398,7 @@ class Tracker:
                 self._hidden.append(reading)  # a play that stood complete only while a zone was hidden
             return Verdict(Kind.HIDDEN)
         if not opponent_rolled:
-            self.off_seen = max(self.off_seen, reading.off_points(opponent))
+            shown.off_seen = max(shown.off_seen, reading.off_points(opponent))
         if reading.overfull:
             return Verdict(Kind.WRONG, fault=Fault.OVERFULL)
         if reading.foreign:
@@ -390,7 +407,7 @@ class Tracker:
             return Verdict(Kind.WRONG, fault=Fault.TOO_MANY)
         key = self.key(reading)
         if not opponent_rolled:
-            self.before_roll = key
+            shown.before_roll = key
         elif self._entered_since_roll(side):
             # fewer of the opponent's checkers on the bar or pool than before its roll, and more
             # on its points: its hand put them there (an entry, or an illegal move), never this
@@ -436,7 +453,7 @@ class Tracker:
             return Verdict(Kind.IN_HAND, found.key, found.lifted)
         ahead = None if found.blots_in_hand else self._hitter(found)
         if not found.lifted and turn_map.is_complete(found.key) and not (
-                opponent_rolled and found.blots_in_hand and self.bar_seen <= count(turn_map.start, OPP + BAR)):
+                opponent_rolled and found.blots_in_hand and shown.bar_seen <= count(turn_map.start, OPP + BAR)):
             # the play shown, a blot on its way (not one in a hand once its owner has rolled,
             # the bar never showing any hit: more likely its owner's hand at its own turn)
             self.complete_seen = found.key
@@ -445,7 +462,7 @@ class Tracker:
     def _entered_since_roll(self, side: tuple[int, ...]) -> bool:
         """Does the opponent's ``side`` show fewer of its checkers on the bar or pool than the
         last board before its roll, and more on its points?"""
-        before = self.before_roll
+        before = self.shown.before_roll
         if before is None or not isinstance(self.map, TurnMap) or side[BAR] >= count(before, OPP + BAR):
             return False
         return sum(side[1:BAR]) > sum(self.map.sides_of(before)[1][1:BAR])
@@ -454,9 +471,9 @@ class Tracker:
         """For a turn begun after the next roll (a held roll's catch-up): the last whole board
         before that roll and the most of the opponent's checkers the boards since the mover's
         roll showed off their points, as this tracker would have judged them."""
-        self.off_seen = max(self.off_seen, off)
+        self.shown.off_seen = max(self.shown.off_seen, off)
         if reading is not None and not (reading.overfull or reading.foreign):
-            self.before_roll = self.key(reading)
+            self.shown.before_roll = self.key(reading)
 
     def lifted_evidence(self) -> tuple[tuple[int, int], ...]:
         """For the checkers last seen in a hand: each point they were held from, with the

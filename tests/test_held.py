@@ -281,7 +281,7 @@ def test_a_roll_held_since_and_the_turn_it_begins_keep_the_run_the_search_follow
     assert kept is not None and kept[0] is follower and kept[1] == rolls[2:]
     begun = Tracker.following(turn_map_for(RULES, position, rolls[1]), follower)
     assert begun.run_seen == follower.run_seen and begun.kept is follower.kept
-    assert begun.complete_seen is None and begun.bar_seen == 0  # the search's readings are not its evidence
+    assert begun.complete_seen is None and begun.shown.bar_seen == 0  # the search's readings are not its evidence
     other = Tracker.following(turn_map_for(RULES, position, Roll(6, 5)), follower)
     assert other.run_seen is None and other.kept == {}
 
@@ -384,7 +384,7 @@ def test_a_blot_off_its_point_before_its_owners_roll_was_hit_though_the_bar_neve
     the blot off before its owner had rolled, laid it on the bar and the owner entered it at
     once, all between two boards that stood.  The blot never reached the bar on a board, but
     its owner does not move a blot before rolling: a board showing it off its point then
-    shows it hit (``Tracker.off_seen``), and 7/3*/1 with Black's bar/20 explains the board
+    shows it hit (``OpponentShown.off_seen``), and 7/3*/1 with Black's bar/20 explains the board
     that 7/5/1 with Black's 22/20 explains as well."""
     turn_map = TurnMap(RULES, PASSED_START, Roll(4, 2))
     hit = Play((Move(7, 3, 4, True), Move(3, 1, 2)))
@@ -461,13 +461,13 @@ def test_a_hit_the_pool_showed_comes_first_when_it_was_hit_back_and_entered_on_i
     shorter = finished_play(tracker, (Roll(5, 4), Roll(4, 1)), reading, turn_map.start)
     assert isinstance(shorter, Finished) and not shorter.play.hits  # (nothing showed the hit)
     tracker = Tracker(turn_map)
-    tracker.bar_seen = tracker.hit_bar = 13  # White's pool showed the blot hit: 12 before the roll
+    tracker.shown.bar_seen = tracker.shown.hit_bar = 13  # White's pool showed the blot hit: 12 before the roll
     found = finished_play(tracker, (Roll(5, 4), Roll(4, 1)), reading, turn_map.start)
     assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(hit)
 
 
 def test_the_bar_counts_as_the_movers_hits_only_until_the_mover_rolls_again() -> None:
-    """``Tracker.hit_bar``: the opponent's bar or pool is filled by the mover's play until
+    """``OpponentShown.hit_bar``: the opponent's bar or pool is filled by the mover's play until
     the mover's next roll; its next play may hit too (780423412 with hitting hands lost the
     game when a later hit counted for the play before)."""
     turn_map = TurnMap(RULES, PASSED_START, Roll(4, 2))
@@ -475,9 +475,9 @@ def test_the_bar_counts_as_the_movers_hits_only_until_the_mover_rolls_again() ->
     reading = READER.position_reading(RULES.apply(PASSED_START, hit))
     tracker = Tracker(turn_map)
     tracker.judge(reading, turn_map.start, opponent_rolled=True, mover_rolled=True)
-    assert (tracker.bar_seen, tracker.hit_bar) == (1, 0)
+    assert (tracker.shown.bar_seen, tracker.shown.hit_bar) == (1, 0)
     tracker.judge(reading, turn_map.start, opponent_rolled=True)
-    assert (tracker.bar_seen, tracker.hit_bar) == (1, 1)
+    assert (tracker.shown.bar_seen, tracker.shown.hit_bar) == (1, 1)
 
 
 def test_a_checker_lifted_after_the_mover_rolled_again_is_no_evidence_of_its_play_before() -> None:
@@ -632,7 +632,7 @@ def test_a_hand_last_seen_at_work_on_part_of_a_play_puts_that_plays_ends_first()
 
 def test_a_blot_on_its_point_on_the_last_board_before_the_next_roll_is_hit_after_it_only_if_a_board_shows_it() -> None:
     """A hit the bar never showed is ruled out when the boards before the next player's roll
-    showed fewer checkers off their points than the play hits (``Tracker.off_seen``).  A blot
+    showed fewer checkers off their points than the play hits (``OpponentShown.off_seen``).  A blot
     still on its point on the last board before that roll was hit after it, if at all: only
     a board after the roll showing that play with the blot in a hand (``complete_seen``)
     makes it an explanation (trictrac 780423412, noise 7.5: Black's 13/11*/8*, the blot on
@@ -659,7 +659,7 @@ def test_a_blot_on_its_point_on_the_last_board_before_the_next_roll_is_hit_after
             verdict = tracker.judge(lifted, seen, opponent_rolled=True)
             assert verdict.kind is Kind.HIT_PENDING and tracker.complete_seen == turn_map.end_of(two)
         assert seen is not None and tracker.judge(reading, seen, opponent_rolled=True).kind is Kind.WRONG
-        assert tracker.off_seen == 1 and tracker.before_roll == seen
+        assert tracker.shown.off_seen == 1 and tracker.shown.before_roll == seen
         found = finished_play(tracker, (Roll(4, 3),), reading, seen)
         if shown:
             assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(two)
@@ -719,7 +719,7 @@ def test_a_second_blot_the_bar_never_showed_was_moved_by_its_owner_though_the_fi
             reading = READER.position_reading(position)
             seen.note(READER.snapshot_of(position), reading, float(time))
             tracker.judge(reading, turn_map.start)
-        assert tracker.complete_seen == turn_map.end_of(one) and tracker.off_seen == 1
+        assert tracker.complete_seen == turn_map.end_of(one) and tracker.shown.off_seen == 1
         lifted = list(READER.position_reading(board).black)
         lifted[22] = 0  # after Black's roll, the blot in a hand: two with one blot still to reach the bar
         seen.note(READER.snapshot_of(board), BoardReading(moved.white, tuple(lifted)), 3.0)

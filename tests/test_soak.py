@@ -146,7 +146,7 @@ def test_all_careless_habits_at_noise_7_5_keep_every_play_and_warn_every_illegal
     12/6*, the blot seen on the bar, then 6/2 and Black's illegal move made a board that
     12/8/2 and a Black play explained (a play leaving blots shown on the bar unhit is no
     explanation); later Black's 13/11*/8*, the two blots seen off one at a time, was read
-    as 13/10/8* (``Tracker.off_seen``).  Rally-hitting 740422212 (careless lifts):
+    as 13/10/8* (``OpponentShown.off_seen``).  Rally-hitting 740422212 (careless lifts):
     23/21*/17, the blot seen on the pool before its hitter came, read as 23/19/17 when the
     next turn showed both settled (plays hitting as many as the pool showed come first).
     Trictrac 791023730: the start never counted as set up under dropouts over empty
