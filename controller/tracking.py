@@ -408,12 +408,16 @@ class Tracker:
         key = self.key(reading)
         if not opponent_rolled:
             shown.before_roll = key
-        elif self._entered_since_roll(side):
+        elif self._entered_since_roll(side) or self._sent_back_since_roll(reading):
             # fewer of the opponent's checkers on the bar or pool than before its roll, and more
             # on its points: its hand put them there (an entry, or an illegal move), never this
             # turn's: the held search's runs explain the board, if anything does (trictrac
             # 1150534516: White's checker from the bar put on its own 1 point, where Black had
-            # hit it, stood four seconds unwarned as Black's hit still to be carried away)
+            # hit it, stood four seconds unwarned as Black's hit still to be carried away);
+            # and more of the mover's checkers there than before that roll: the next player's
+            # hits, its blot taken off first (rally-hitting 1210236306 at a person's pace:
+            # Black's pool/22 shown, White's hand took it off for its 4-3, "more must be
+            # played" warned as Black's entry undone)
             return Verdict(Kind.WRONG)
         if key in turn_map:
             self.lifted_seen = self.side_seen = None
@@ -466,6 +470,12 @@ class Tracker:
         if before is None or not isinstance(self.map, TurnMap) or side[BAR] >= count(before, OPP + BAR):
             return False
         return sum(side[1:BAR]) > sum(self.map.sides_of(before)[1][1:BAR])
+
+    def _sent_back_since_roll(self, reading: BoardReading) -> bool:
+        """Does ``reading`` show more of the mover's checkers on its bar or pool than the last
+        board before the next player's roll?"""
+        before = self.shown.before_roll
+        return before is not None and reading.side(self.mover)[BAR] > count(before, BAR)
 
     def seen_before_roll(self, reading: BoardReading | None, off: int) -> None:
         """For a turn begun after the next roll (a held roll's catch-up): the last whole board

@@ -1276,3 +1276,61 @@ def test_a_blot_the_bar_showed_hit_put_back_on_its_point_after_the_next_roll_is_
         s.advance(0.5)
         assert s.controller.game.turn is Colour.BLACK and "Black to play 6-5" in s.message, s.message
     assert recorded(s)[-1] == ("white", [4, 2], "8/4*/2"), recorded(s)
+
+
+def test_a_hit_no_board_showed_is_read_when_the_players_move_on_over_the_owner_one_die_short() -> None:
+    """Found by a 5x soak with all careless habits (trictrac 1150434512, noise 7.5: the
+    game lost).  White's checker was carried past Black's blot; White's hand took the blot,
+    Black threw and entered it on its very point, all between two boards: the board never
+    showed the hit, and White's play read as the one passing the blot.  Black then played
+    the rest of its roll, the board showed it one die short, and White threw.  Players who
+    throw over a turn one die short, the last play having passed a blot of the mover's that
+    the same board could have hit, had the hit: the last turn is re-read as it, when that
+    run of turns explains the board.  Here White's 10/4*/2 with 6-2, Black's bar/21 6/5."""
+    start = pos({10: 1, 13: 5, 6: 6, 8: 2, 24: 1}, {21: 1, 6: 5, 8: 3, 13: 5, 24: 1})
+    s = scene("backgammon", start=start)
+    s.set_position(start)
+    s.throw(6, 2)
+    s.move(s.zone(W, 10), s.zone(W, 2), W)  # carried straight past the blot on White's 4
+    s.lift(s.zone(B, 21), B, settle=0.0)  # the hitter's hand takes it late ...
+    s.place(s.zone(B, 25), B, settle=0.0)
+    s.throw(4, 1, settle=0.0)  # Black's roll
+    s.lift(s.zone(B, 25), B, settle=0.0)
+    s.place(s.zone(B, 21), B)  # ... and Black enters it on its point: no board between
+    s.move(s.zone(B, 6), s.zone(B, 5), B)  # the board: 10/8/2, and Black's 6/5 with a 4 to play
+    s.advance(1.5)
+    s.throw(3, 3)  # White throws: Black's turn was complete
+    s.move(s.zone(W, 13), s.zone(W, 10), W)
+    s.advance(1.5)
+    assert_unwarned(s)
+    plays = recorded(s)
+    assert plays[-2:] == [("white", [6, 2], "10/4*/2"), ("black", [4, 1], "bar/21 6/5")], plays
+
+
+def test_the_next_players_hand_taking_the_movers_blot_off_first_is_no_entry_undone() -> None:
+    """Found by a soak at a person's pace (rally-hitting 1210236306, noise 7.5): Black's play
+    stood complete; White threw while a hand hid a zone, and its hand took Black's blot off
+    to the pool first for its own hit.  The board read as Black's entry undone, a legal board
+    of Black's turn one die short, and "More must be played" was warned a second later.
+    More of the mover's checkers on its bar than before the next roll are that player's
+    hits: the held search's runs explain the board (a hit under way).  Here White's
+    bar/22/21 with 3-1, Black's 4-2 thrown over a hidden zone, then 8/4* 13/11."""
+    start = pos({6: 5, 8: 3, 13: 5, 24: 1}, {8: 3, 13: 5, 6: 5, 24: 2}, white_bar=1)
+    s = scene("backgammon", start=start)
+    s.set_position(start)
+    s.throw(3, 1)
+    s.move(s.zone(W, 25), s.zone(W, 21), W)  # bar/22/21: complete
+    s.board.hover([s.zone(B, 13)])  # a hand over a zone
+    s.advance(0.2)
+    s.throw(4, 2)  # Black's roll: held
+    s.lift(s.zone(W, 21), W)  # Black's hand takes the blot off first
+    s.place(s.zone(W, 25), W)
+    s.board.unhover()
+    s.advance(1.7)  # a person's pause before the hitter comes
+    s.move(s.zone(B, 8), s.zone(B, 4), B)  # 8/4*
+    s.move(s.zone(B, 13), s.zone(B, 11), B)
+    s.advance(1.5)
+    assert_unwarned(s)
+    plays = recorded(s)
+    assert plays[-1] == ("white", [3, 1], "bar/22/21"), plays
+    assert "Black has played" in s.message, s.message
