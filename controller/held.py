@@ -20,7 +20,7 @@ from .held_evidence import MAX_TRIED, Evidence, SinceRoll, opponent_bar
 from .rules.reach import MOVER
 from .rules.turn import TurnMap
 from .rules.turn import turn_map as turn_map_for
-from .rules.values import Play, Position, Roll
+from .rules.values import CHECKERS, Colour, Play, Position, Roll
 from .tracking import BoardReading, Kind, StillMap, Tracker
 
 MAX_TRIED_FAR = 12
@@ -145,6 +145,13 @@ def _search(
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, strict=True)
     if found is None:
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since)
+        if (found is not None and found[0] != _SETTLED and top and since is not None
+                and all(reading.visible(colour) == CHECKERS for colour in Colour)):
+            # only a doubtful play (a hit no board showed, a blot that moved) explains it, as
+            # a hit still under way, with no checker in a hand: nothing is at work on that
+            # run, and the board is wrong until it settles (rally-hitting 1151434542: White's
+            # checker carried to a point no die reaches stood four seconds unwarned)
+            found = None
     if found is None and top and played_on and len(rolls) > 1:
         # nothing else explains it, and the players have thrown again over it, unwarned: a
         # hit the bar never showed (a late one, its blot entered between two boards) explains
