@@ -384,8 +384,7 @@ class LegalHands(RuleBasedStateMachine):
         # blot another play hits, is held its grace time (the hand may be carrying on)
         s.throw(roll.first, roll.second, settle=1.5)
         if not self.rules.legal_plays(self.game.position, roll):  # the turn passes: ended by itself
-            self.finished.append((self.mover, roll, self.game.position))
-            self.game.play(roll, Play())
+            self._record(roll, Play())  # (the position after the pass, the other side to move)
         self.no_warning()
         self.journal_is_the_plays_made()
         assert len(s.entries("turn")) == len(self.finished), (s.message, self.finished[-1:], s.entries("turn")[-1:])
