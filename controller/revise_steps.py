@@ -65,12 +65,12 @@ class ReviseSteps(ControllerState):
         """A wrong board stood its grace time: if another play of a guessed turn, with the
         rolls thrown since, explains it settled, record that run instead (None: warn).  With
         no turn guessed, the last turn is looked at again as its play hitting a blot it passed
-        when the players threw again over this turn one die short (``_one_die_short``)."""
+        when the players threw again over this turn one die short (``_hit_unseen``)."""
         state, reading = self._state, self._reading
         if not isinstance(state, Moving) or reading is None or reading.unreadable:
             return None
         if state.guessed_from is None:
-            return self._hit_unseen(time, state, reading) if self._one_die_short(state) else None
+            return self._hit_unseen(time, state, reading)
         history = self.game.history
         rolls_now = (state.turn.roll, *(h.roll for h in state.held))
         for first_index in range(len(history) - 1, max(state.guessed_from, len(history) - REVISE_TURNS) - 1, -1):
@@ -89,35 +89,30 @@ class ReviseSteps(ControllerState):
                 return self._record_anew(time, len(records), rolls, found)
         return None
 
-    def _one_die_short(self, state: Moving) -> bool:
-        """Did the next roll come over this turn short of complete, the last turn passing a
-        blot of this player's that a play hitting it leaves the board the same (entered again
-        on its point between two boards)?  Trictrac 1150434512 (noise 7.5): White's 9/3*/off,
-        the blot hit and entered again before any board showed it off, read as 9/4/off; Black
-        played the rest of its 6-3, the board showed it one die short, White threw, and the
-        game was lost."""
-        history = self.game.history
-        if not state.held or state.held[0].over is not None or state.turn.map.is_complete(state.last_legal):
-            return False
-        if not history or not isinstance(history[-1], TurnRecord) or not history[-1].play.moves:
-            return False
-        record = history[-1]
-        turn_map = turn_map_for(self.settings.rules, record.before, record.roll)
-        end = turn_map.end_of(record.play)
-        return end is not None and Tracker(turn_map).reach.may_still_hit(end)
-
     def _hit_unseen(self, time: float, state: Moving, reading: BoardReading) -> Output | None:
-        """The last turn re-read as the play of the same board hitting the blot it passed,
-        when that run of turns explains the board settled."""
-        record = self.game.history[-1]
-        assert isinstance(record, TurnRecord)
-        rolls = (state.turn.roll, *(h.roll for h in state.held))
+        """With no turn guessed: when the next roll came over this turn short of complete and
+        the last turn's play passed a blot of this player's that a play hitting it leaves the
+        board the same (entered again on its point between two boards), that play, if its
+        run of turns explains the board settled.  Trictrac 1150434512 (noise 7.5): White's
+        9/3*/off, the blot hit and entered again before any board showed it off, read as
+        9/4/off; Black played the rest of its 6-3, the board showed it one die short, White
+        threw, and the game was lost."""
+        if not state.held or state.held[0].over is not None or state.turn.map.is_complete(state.last_legal):
+            return None
+        history = self.game.history
+        record = history[-1] if history else None
+        if not isinstance(record, TurnRecord) or not record.play.moves:
+            return None
         turn_map = turn_map_for(self.settings.rules, record.before, record.roll)
-        found = finished_play(Tracker(turn_map), rolls, reading, turn_map.start, observed=False)
+        tracker, was = Tracker(turn_map), turn_map.end_of(record.play)
+        if was is None or not tracker.reach.may_still_hit(was):
+            return None
+        rolls = (state.turn.roll, *(h.roll for h in state.held))
+        found = finished_play(tracker, rolls, reading, turn_map.start, observed=False)
         if not isinstance(found, Finished):
             return None
-        end, was = turn_map.end_of(found.play), turn_map.end_of(record.play)
-        if end is None or was is None or end & MOVER != was & MOVER or found.play.hits <= record.play.hits:
+        end = turn_map.end_of(found.play)
+        if end is None or end & MOVER != was & MOVER or found.play.hits <= record.play.hits:
             return None
         return self._record_anew(time, 1, rolls, found)
 

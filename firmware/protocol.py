@@ -21,7 +21,8 @@ except ImportError:  # a MicroPython build without binascii.crc32 (see _crc32_so
 
 PROTOCOL_VERSION = 3
 """2: DICE carries a throw number and is repeated until DICE_ACK; the device's HEARTBEAT
-carries its snapshot counter and throw number, so a lost frame shows as a gap."""
+carries its snapshot counter and throw number, so a lost frame shows as a gap.  3: DICE also
+says how many ms ago its dice landed."""
 ZONE_COUNT = 28
 """Zones in hal.zones.ZONES order: 1-12, I-XII, wait-white, wait-black, off-white, off-black."""
 

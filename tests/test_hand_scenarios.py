@@ -1186,6 +1186,11 @@ def test_a_turn_begun_after_the_next_roll_keeps_what_the_boards_before_that_roll
                           ("white", [5, 2], "bar/20 13/11")], plays
 
 
+
+PAST_THE_FOUR = pos({10: 1, 13: 5, 6: 6, 8: 2, 24: 1}, {21: 1, 6: 5, 8: 3, 13: 5, 24: 1})
+"""Backgammon, White to play 6-2: 10/4*/2 hits Black's blot on White's 4 on its way, 10/8/2
+passes it, the same board once the blot has entered again on its point."""
+
 def test_a_hit_the_bar_showed_before_the_next_roll_is_kept_when_the_blot_enters_on_its_point() -> None:
     """Found by a 5x soak with all careless habits (rally-hitting 1071532145, noise 7.5: the
     game lost from its third play).  White's hand took Black's blot off to the pool (the
@@ -1194,7 +1199,7 @@ def test_a_hit_the_bar_showed_before_the_next_roll_is_kept_when_the_blot_enters_
     then showed White's play passing the blot, complete, and the wait for the blot ended the
     turn with it.  The bar showed the hit before Black's roll: the runs from the plays hitting
     it decide first.  Here White's 10/4*/2 with 6-2, then Black's bar/22/21 with 3-1."""
-    start = pos({10: 1, 13: 5, 6: 6, 8: 2, 24: 1}, {21: 1, 6: 5, 8: 3, 13: 5, 24: 1})
+    start = PAST_THE_FOUR
     s = scene("backgammon", start=start)
     s.set_position(start)
     s.throw(6, 2)
@@ -1224,7 +1229,7 @@ def test_a_blot_taken_late_just_before_a_roll_read_at_once_is_hit() -> None:
     (``DiceEvent.late``: the simulator's tray, electronic dice) need no such allowance: the
     board before the roll showed the blot off.  Here White's 10/4*/2 with 6-2, the blot
     taken 0.1 s before Black's 4-1, then bar/21 6/5."""
-    start = pos({10: 1, 13: 5, 6: 6, 8: 2, 24: 1}, {21: 1, 6: 5, 8: 3, 13: 5, 24: 1})
+    start = PAST_THE_FOUR
     s = scene("backgammon", start=start)
     s.set_position(start)
     s.throw(6, 2)
@@ -1287,7 +1292,7 @@ def test_a_hit_no_board_showed_is_read_when_the_players_move_on_over_the_owner_o
     throw over a turn one die short, the last play having passed a blot of the mover's that
     the same board could have hit, had the hit: the last turn is re-read as it, when that
     run of turns explains the board.  Here White's 10/4*/2 with 6-2, Black's bar/21 6/5."""
-    start = pos({10: 1, 13: 5, 6: 6, 8: 2, 24: 1}, {21: 1, 6: 5, 8: 3, 13: 5, 24: 1})
+    start = PAST_THE_FOUR
     s = scene("backgammon", start=start)
     s.set_position(start)
     s.throw(6, 2)
