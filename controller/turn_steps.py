@@ -184,6 +184,11 @@ class TurnSteps(ControllerState):
                 self._reading, turn_map.start, opponent_rolled=len(later) > 0, mover_rolled=len(later) > 1))
             if self._verdict.kind is Kind.WRONG:  # the board was already wrong: its grace starts now
                 self._alarm.wrong = WrongBoard((turn.tracker.key(self._reading), self._verdict.fault), time)
+            elif self._verdict.kind is Kind.LEGAL and self._verdict.key is not None:
+                # part of the play stands already: the board showed it (rally-hitting 1310139303
+                # at 8x: White's 8/3 shown as this turn began, then 9/5* with Black's pass and
+                # White's 6-5 held; the search, its part made forgotten, read 14/9 9/5*)
+                self._stay(replace(self._state, last_legal=self._verdict.key))
             elif self._verdict.kind is Kind.COMPLETE:  # a quick hand played it all before the roll was seen:
                 # judged as a fresh board showing it would be (a win ends the game, a held roll starts)
                 follow = self._on_legal(time, self._verdict)

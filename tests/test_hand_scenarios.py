@@ -1339,3 +1339,34 @@ def test_the_next_players_hand_taking_the_movers_blot_off_first_is_no_entry_undo
     plays = recorded(s)
     assert plays[-1] == ("white", [3, 1], "bar/22/21"), plays
     assert "Black has played" in s.message, s.message
+
+
+def test_a_turn_begun_on_a_board_showing_part_of_its_play_keeps_that_part() -> None:
+    """Found by an 8x soak (rally-hitting 1310139303, noise 7.5, illegal 1.0).  Black threw
+    while White was finishing; White's last move and Black's 8/3 came between two boards, so
+    Black's turn began (the held roll's catch-up) on a board showing its 5 played.  Black
+    then hit 9/5*, its blot taken off first; White's 4-1 could not enter, Black threw 6-5
+    and played 14/9 19/13 before any board showed the hit complete.  8/3 9/5* then 14/9
+    19/13 and 14/9/5* then 8/3 19/13 make the same board: the turn, begun with its 8/3
+    shown, had forgotten it and read the second.  Backgammon here."""
+    start = pos({20: 1, 13: 5, 8: 4, 7: 2, 5: 3}, {14: 1, 19: 2, 9: 1, 8: 1, 13: 3, 6: 3, 4: 2, 1: 2})
+    s = scene("backgammon", start=start)
+    s.set_position(start)
+    s.throw(2, 1)
+    s.move(s.zone(W, 7), s.zone(W, 5), W)  # White's 2
+    s.throw(5, 4)  # Black's roll, held: White has a 1 to play
+    s.move(s.zone(W, 8), s.zone(W, 7), W, settle=0.0)  # White's 1 ...
+    s.lift(s.zone(B, 8), B, settle=0.0)
+    s.place(s.zone(B, 3), B)  # ... and Black's 5, first seen on the same board
+    s.lift(s.zone(W, 20), W, settle=0.0)  # Black's 9/5*: the blot taken off first
+    s.place(s.zone(W, 25), W, settle=0.0)
+    s.lift(s.zone(B, 9), B, settle=0.0)
+    s.throw(4, 1, settle=0.0)  # White cannot enter: a pass
+    s.place(s.zone(B, 5), B, settle=0.0)
+    s.throw(6, 5, settle=0.0)
+    s.move(s.zone(B, 14), s.zone(B, 9), B, settle=0.0)
+    s.move(s.zone(B, 19), s.zone(B, 13), B)
+    s.advance(1.5)
+    assert_unwarned(s)
+    plays = recorded(s)
+    assert plays[-3:] == [("white", [2, 1], "7/5 8/7"), ("black", [5, 4], "8/3 9/5*"), ("white", [4, 1], "")], plays
