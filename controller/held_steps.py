@@ -11,9 +11,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .held import Finished, SinceRoll, Undecided, finished_play, hit_undone, hits_shown, opponent_bar, run_settles
+from .held_chain import chain_to
 from .phases import HeldRoll, Moving
 from .rules.reach import MOVER
-from .rules.values import CHECKERS
+from .rules.values import BLACK, CHECKERS, WHITE
 from .steps_base import ControllerState
 from .tracking import Kind
 from .transitions import UndeclaredTransition
@@ -181,6 +182,39 @@ class HeldSteps(ControllerState):
         if finished is None or not self._keeps_to_plan(state, end):
             return None
         return self._finish_held(time, state, finished, reading)
+
+    def _chain_up(self, time: float, reading: BoardReading) -> Output | None:
+        """Two or more rolls held and a board seen whole that no run the held search followed
+        explains: the run of legal plays with the rolls held that leads to it
+        (``held_chain``), each turn recorded as a guess (``Moving.guessed_from``); None when
+        there is none, or a computer's plan is to be kept."""
+        state = self._state
+        if (not isinstance(state, Moving) or len(state.held) < 2 or self.settings.computer or reading.unreadable
+                or reading.mixed or reading.foreign or reading.overfull
+                or any(reading.visible(colour) != CHECKERS for colour in (WHITE, BLACK))):
+            return None
+        rolls = (state.turn.roll, *(h.roll for h in state.held))
+        chain = chain_to(self.settings.rules, self.game.position, rolls, reading.side(WHITE), reading.side(BLACK))
+        if chain is None:
+            return None
+        guessed_from = len(self.game.history) if state.guessed_from is None else state.guessed_from
+        out: Output | None = None
+        position = self.game.position
+        for play in chain.plays:
+            now = self._state
+            if not play.moves:  # a pass: the turn before it began the next turn itself
+                position = position.with_turn(position.turn.opponent)
+                continue
+            if not isinstance(now, Moving) or not now.held or self.game.position != position:
+                break  # (a board a turn began on showed its play complete: it went on by itself)
+            step = self._play_held_roll(time, play)
+            out = step if out is None else step.after(out.entries)
+            position = self.settings.rules.apply(position, play)
+        new = self._state
+        if isinstance(new, Moving) and new.guessed_from is None:
+            self._stay(replace(new, guessed_from=guessed_from, guessed_hits=(*state.guessed_hits,
+                                                                            *(0,) * len(chain.plays))))
+        return out
 
     def _run_from_shown(self, time: float, state: Moving, key: int, shown: int | None) -> Output | None:
         """The board shows complete board ``key`` with the mover's next roll held too, after it

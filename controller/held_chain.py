@@ -1,0 +1,145 @@
+"""A long run of held rolls: which legal plays lead from the turn's start to a board seen whole.
+
+With quick hands (eight to twenty times a person's pace) the board seldom stands between
+two turns, the next rolls come before the last play was ever seen, and the held search
+(``controller.held``), which follows each board from the plays the boards showed, runs out
+of its work budget once three or more turns are behind.  This is the way back: for a board
+that shows every checker and no hand at work, a beam over the turns' complete results, with
+the rolls in the order thrown, looks for a run of legal plays after which the board is a
+state of the next turn (its play begun or not), the most turns on first.  The beam ranks
+each position by how far its two sides stand from the board: the pips each side still has
+to move against the dice it has still to play, and its checkers that stand further on than
+the board has them (only a hit brings them back).  Pure: no clock, no I/O.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from operator import mul
+
+import numpy as np
+
+from .rules.base import RuleSet
+from .rules.turn import turn_map
+from .rules.values import BAR, OFF, Colour, Play, Position, Roll
+
+BEAM = 24
+"""Positions kept after each turn, the nearest to the board first."""
+MAX_EXPANDED = 160
+"""Turns whose results are worked out for one board, at most (a few milliseconds each ten)."""
+_PIPS = tuple(range(BAR + 1))
+"""A checker's pips by its own point (25 on the bar or in the pool, 0 borne off)."""
+_PIP_VECTOR = np.arange(BAR + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """``plays``: the complete plays of the turns before the board's, in order; the board
+    is a state of the turn after them (``rolls[len(plays)]``, its play begun or not)."""
+
+    plays: tuple[Play, ...]
+
+
+@functools.lru_cache(maxsize=8)  # a board a hand leaves standing is posted again, and asked again
+def chain_to(rules: RuleSet, start: Position, rolls: tuple[Roll, ...], white: tuple[int, ...],
+             black: tuple[int, ...]) -> Chain | None:
+    """The run of legal plays from ``start`` (its mover with ``rolls[0]``, then each next
+    turn with the next roll) after which the board of ``white`` and ``black`` counts (own
+    numbering, 26 each) is a state of the next turn, at least one turn on and the most
+    turns on first; None when the beam finds none within ``MAX_EXPANDED`` turns."""
+    target = {Colour.WHITE: white, Colour.BLACK: black}
+    beam: list[tuple[Position, tuple[Play, ...]]] = [(start, ())]
+    expanded = 0
+    found: Chain | None = None
+    for turn in range(len(rolls) - 1):
+        results: dict[Position, tuple[Play, ...]] = {}
+        for position, plays in beam:
+            if expanded >= MAX_EXPANDED:
+                break
+            expanded += 1
+            after = rules.legal_results(position, rolls[turn])
+            if not after:  # no legal move: the turn passes
+                results.setdefault(position.with_turn(position.turn.opponent), (*plays, Play()))
+            for result, play in after.items():
+                if result not in results and rules.result(result) is None:
+                    results[result] = (*plays, play)
+        if not results:
+            break
+        ranked = list(results)
+        distance, fits = _measure(ranked, target, _dice_left(start.turn, rolls, turn + 1), rolls[turn + 1])
+        order = np.argsort(distance, kind="stable")
+        for index in order[fits[order]]:  # every board this turn may have left, not only the beam's
+            if _state_of(rules, ranked[index], rolls[turn + 1], target):
+                found = Chain(results[ranked[index]])
+                break
+        beam = [(ranked[index], results[ranked[index]]) for index in order[:BEAM]]
+    return found
+
+
+def _state_of(rules: RuleSet, position: Position, roll: Roll, target: dict[Colour, tuple[int, ...]]) -> bool:
+    """Is the board a state of the turn ``position``'s mover plays with ``roll``?  The quick
+    signs first (the opponent's side as it was but for blots hit, the mover's pips gone no
+    more than the dice), the turn's map only for a board that passes them."""
+    mover = position.turn
+    before, now = position.side(mover.opponent), target[mover.opponent]
+    if before[OFF] != now[OFF]:
+        return False
+    lost = 0
+    for point in range(1, BAR):
+        drop = before[point] - now[point]
+        if drop < 0 or drop > 1:
+            return False
+        lost += drop
+    if now[BAR] - before[BAR] != lost:
+        return False
+    gone = sum(map(mul, position.side(mover), _PIPS)) - sum(map(mul, target[mover], _PIPS))
+    if not 0 <= gone <= (4 if roll.is_double else 2) * max(roll.first, roll.second):
+        return False
+    the_map = turn_map(rules, position, roll)
+    key = the_map.key_of(target[mover], now)
+    return key == the_map.start if the_map.passes else key in the_map
+
+
+def _dice_left(first: Colour, rolls: tuple[Roll, ...], turn: int) -> dict[Colour, tuple[int, int]]:
+    """Per colour, the pips its turns from ``turn`` on have still to move: at least (the last
+    turn's play may be only begun) and at most."""
+    left = {Colour.WHITE: [0, 0], Colour.BLACK: [0, 0]}
+    colour = first if turn % 2 == 0 else first.opponent
+    for index in range(turn, len(rolls)):
+        roll = rolls[index]
+        pips = (roll.first + roll.second) * (2 if roll.is_double else 1)
+        left[colour][1] += pips
+        if index + 1 < len(rolls):
+            left[colour][0] += pips
+        colour = colour.opponent
+    return {colour: (low, high) for colour, (low, high) in left.items()}
+
+
+def _measure(positions: list[Position], target: dict[Colour, tuple[int, ...]], left: dict[Colour, tuple[int, int]],
+             roll: Roll) -> tuple[np.ndarray, np.ndarray]:
+    """For positions with the same player to move: how far each stands from the board (per
+    side, the pips it must still move outside what its dice left allow, and three for each
+    checker the board has further back, which only a hit brings back; then the checkers out
+    of place), and whether the board may be a state of its next turn with ``roll`` (the
+    opponent's side as it stands but for blots hit, the mover's pips gone within the dice)."""
+    distance = np.zeros(len(positions), dtype=np.int64)
+    misplaced = np.zeros(len(positions), dtype=np.int64)
+    mover = positions[0].turn
+    fits = np.ones(len(positions), dtype=bool)
+    for colour in (Colour.WHITE, Colour.BLACK):
+        sides = np.array([position.side(colour) for position in positions], dtype=np.int64)
+        wanted = np.array(target[colour], dtype=np.int64)
+        to_go = sides @ _PIP_VECTOR - int(wanted @ _PIP_VECTOR)
+        low, high = left[colour]
+        distance += np.maximum(low - to_go, 0) + np.maximum(to_go - high, 0)
+        behind = np.cumsum(sides[:, ::-1], axis=1)
+        distance += 3 * np.maximum(np.cumsum(wanted[::-1]) - behind, 0).sum(axis=1)
+        misplaced += np.abs(sides - wanted).sum(axis=1)
+        if colour is mover:
+            fits &= (to_go >= 0) & (to_go <= (4 if roll.is_double else 2) * max(roll.first, roll.second))
+        else:
+            drop = sides[:, 1:BAR] - wanted[1:BAR]
+            fits &= ((drop >= 0) & (drop <= 1)).all(axis=1) & (sides[:, OFF] == wanted[OFF])
+            fits &= wanted[BAR] - sides[:, BAR] == drop.sum(axis=1)
+    return distance * 64 + misplaced, fits
