@@ -40,6 +40,8 @@ class HeldSteps(ControllerState):
                       searched: Tracker | None = None) -> Output: ...
         def _keeps_to_plan(self, state: Moving, end: int | None) -> bool: ...
         def _guesses_shown(self, state: Moving, verdict: Verdict | None) -> bool: ...
+        def _chain_back(self, time: float, rolls: tuple[Roll, ...],
+                        sides: tuple[tuple[int, ...], tuple[int, ...]]) -> Output | None: ...
 
     def _next_roll_while_moving(self, time: float, state: Moving, roll: Roll, late: float | None = None) -> Output:
         """The next player's roll during a turn: it ends a complete play, else it is held
@@ -186,21 +188,35 @@ class HeldSteps(ControllerState):
     def _chain_up(self, time: float, reading: BoardReading) -> Output | None:
         """Two or more rolls held and a board seen whole that no run the held search followed
         explains: the run of legal plays with the rolls held that leads to it
-        (``held_chain``), each turn recorded as a guess (``Moving.guessed_from``); None when
-        there is none, or a computer's plan is to be kept."""
+        (``held_chain``), each turn recorded as a guess (``Moving.guessed_from``); else, with
+        no warning standing, the same from up to ``REVISE_TURNS`` turns back, those turns
+        taken back and recorded anew (a late hit no board showed, its blot entered again on
+        its point, read as a play passing it); None when there is none, or a computer's plan
+        is to be kept."""
         state = self._state
         if (not isinstance(state, Moving) or len(state.held) < 2 or self.settings.computer or reading.unreadable
                 or reading.mixed or reading.foreign or reading.overfull
                 or any(reading.visible(colour) != CHECKERS for colour in (WHITE, BLACK))):
             return None
+        rules, history = self.settings.rules, self.game.history
         rolls = (state.turn.roll, *(h.roll for h in state.held))
-        chain = chain_to(self.settings.rules, self.game.position, rolls, reading.side(WHITE), reading.side(BLACK))
-        if chain is None:
-            return None
-        guessed_from = len(self.game.history) if state.guessed_from is None else state.guessed_from
+        sides = (reading.side(WHITE), reading.side(BLACK))
+        chain = chain_to(rules, self.game.position, rolls, *sides)
+        if chain is not None:
+            guessed_from = len(history) if state.guessed_from is None else state.guessed_from
+            out = self._follow_chain(time, chain.plays)
+            self._mark_guessed(guessed_from, (*state.guessed_hits, *(0,) * len(chain.plays)))
+            return out
+        if self._alarm.warning:
+            return None  # a board warned about is being put right, not re-read
+        return self._chain_back(time, rolls, sides)
+
+    def _follow_chain(self, time: float, plays: tuple[Play, ...]) -> Output | None:
+        """End the turn and each next with ``plays`` (the held rolls' turns, a pass starting
+        the next by itself), the board judged in each turn begun."""
         out: Output | None = None
         position = self.game.position
-        for play in chain.plays:
+        for play in plays:
             now = self._state
             if not play.moves:  # a pass: the turn before it began the next turn itself
                 position = position.with_turn(position.turn.opponent)
@@ -210,11 +226,13 @@ class HeldSteps(ControllerState):
             step = self._play_held_roll(time, play)
             out = step if out is None else step.after(out.entries)
             position = self.settings.rules.apply(position, play)
+        return out
+
+    def _mark_guessed(self, guessed_from: int, hits: tuple[int, ...]) -> None:
+        """The turns recorded from ``guessed_from`` on were never seen: guesses a later board may revise."""
         new = self._state
         if isinstance(new, Moving) and new.guessed_from is None:
-            self._stay(replace(new, guessed_from=guessed_from, guessed_hits=(*state.guessed_hits,
-                                                                            *(0,) * len(chain.plays))))
-        return out
+            self._stay(replace(new, guessed_from=guessed_from, guessed_hits=hits))
 
     def _run_from_shown(self, time: float, state: Moving, key: int, shown: int | None) -> Output | None:
         """The board shows complete board ``key`` with the mover's next roll held too, after it
