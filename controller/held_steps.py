@@ -40,8 +40,6 @@ class HeldSteps(ControllerState):
                       searched: Tracker | None = None) -> Output: ...
         def _keeps_to_plan(self, state: Moving, end: int | None) -> bool: ...
         def _guesses_shown(self, state: Moving, verdict: Verdict | None) -> bool: ...
-        def _chain_back(self, time: float, rolls: tuple[Roll, ...],
-                        sides: tuple[tuple[int, ...], tuple[int, ...]]) -> Output | None: ...
 
     def _next_roll_while_moving(self, time: float, state: Moving, roll: Roll, late: float | None = None) -> Output:
         """The next player's roll during a turn: it ends a complete play, else it is held
@@ -188,28 +186,22 @@ class HeldSteps(ControllerState):
     def _chain_up(self, time: float, reading: BoardReading) -> Output | None:
         """Two or more rolls held and a board seen whole that no run the held search followed
         explains: the run of legal plays with the rolls held that leads to it
-        (``held_chain``), each turn recorded as a guess (``Moving.guessed_from``); else, with
-        no warning standing, the same from up to ``REVISE_TURNS`` turns back, those turns
-        taken back and recorded anew (a late hit no board showed, its blot entered again on
-        its point, read as a play passing it); None when there is none, or a computer's plan
-        is to be kept."""
+        (``held_chain``), each turn recorded as a guess (``Moving.guessed_from``); None when
+        there is none, or a computer's plan is to be kept.  (Not from turns recorded before
+        this one: a run re-reading them makes boards an illegal move made legal.)"""
         state = self._state
         if (not isinstance(state, Moving) or len(state.held) < 2 or self.settings.computer or reading.unreadable
                 or reading.mixed or reading.foreign or reading.overfull
                 or any(reading.visible(colour) != CHECKERS for colour in (WHITE, BLACK))):
             return None
-        rules, history = self.settings.rules, self.game.history
         rolls = (state.turn.roll, *(h.roll for h in state.held))
-        sides = (reading.side(WHITE), reading.side(BLACK))
-        chain = chain_to(rules, self.game.position, rolls, *sides)
-        if chain is not None:
-            guessed_from = len(history) if state.guessed_from is None else state.guessed_from
-            out = self._follow_chain(time, chain.plays)
-            self._mark_guessed(guessed_from, (*state.guessed_hits, *(0,) * len(chain.plays)))
-            return out
-        if self._alarm.warning:
-            return None  # a board warned about is being put right, not re-read
-        return self._chain_back(time, rolls, sides)
+        chain = chain_to(self.settings.rules, self.game.position, rolls, reading.side(WHITE), reading.side(BLACK))
+        if chain is None:
+            return None
+        guessed_from = len(self.game.history) if state.guessed_from is None else state.guessed_from
+        out = self._follow_chain(time, chain.plays)
+        self._mark_guessed(guessed_from, (*state.guessed_hits, *(0,) * len(chain.plays)))
+        return out
 
     def _follow_chain(self, time: float, plays: tuple[Play, ...]) -> Output | None:
         """End the turn and each next with ``plays`` (the held rolls' turns, a pass starting

@@ -9,10 +9,9 @@ anew, and no warning sounds.  A base of ``controller.machine.Controller`` beside
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from .held import Finished, Undecided, finished_play
-from .held_chain import chain_to
 from .journal_entries import TakebackEntry
 from .notation.moves import format_play
 from .phases import HeldRoll, Moving
@@ -25,7 +24,6 @@ from .tracking import Kind, Tracker, Verdict
 from .transitions import Trigger
 
 if TYPE_CHECKING:
-    from .journal_entries import Entry
     from .outputs import Output
     from .rules.turn import TurnMap
     from .rules.values import Roll
@@ -44,8 +42,6 @@ class ReviseSteps(ControllerState):
                         later: tuple[HeldRoll, ...] = ()) -> Output: ...
         def _catch_up(self, time: float, reading: BoardReading, cascade: bool = False) -> Output | Undecided | None: ...
         def _next_seq(self) -> int: ...
-        def _follow_chain(self, time: float, plays: tuple[Play, ...]) -> Output | None: ...
-        def _mark_guessed(self, guessed_from: int, hits: tuple[int, ...]) -> None: ...
 
     def _guesses_shown(self, state: Moving, verdict: Verdict | None) -> bool:
         """Does this exact board show the guessed turns as recorded?  It does when it is the
@@ -119,52 +115,6 @@ class ReviseSteps(ControllerState):
         if end is None or end & MOVER != was & MOVER or found.play.hits <= record.play.hits:
             return None
         return self._record_anew(time, 1, rolls, found)
-
-    def _chain_back(self, time: float, rolls: tuple[Roll, ...],
-                    sides: tuple[tuple[int, ...], tuple[int, ...]]) -> Output | None:
-        """The board (White's and Black's ``sides``, seen whole) as the end of a run of legal
-        plays from up to ``REVISE_TURNS`` turns back, with the rolls since and ``rolls`` (this
-        turn's and those held) that records those turns otherwise (``held_chain``): they are
-        taken back and the run recorded as guesses.  A late hit no board showed, its blot
-        entered again on its very point, reads as a play passing it until the boards after
-        tell (trictrac 1351440543 at 8x: Black's 6/3*/2 read as 6/5/2, then "White to play 3"
-        for good with nine rolls held).  None when no run does."""
-        rules, history = self.settings.rules, self.game.history
-        for back in range(1, REVISE_TURNS + 1):
-            records = history[-back:]
-            if len(records) < back or not all(isinstance(record, TurnRecord) for record in records):
-                return None  # (a cube action between: nothing before it is looked at again)
-            turns = cast("list[TurnRecord]", list(records))
-            chain = chain_to(rules, turns[0].before, (*(record.roll for record in turns), *rolls), *sides)
-            if chain is None or len(chain.plays) < back:
-                continue
-            if all(rules.apply(record.before, record.play) == rules.apply(record.before, play)
-                   for record, play in zip(turns, chain.plays)):
-                continue  # the same turns: nothing to re-read
-            return self._chain_anew(time, turns, rolls, chain.plays)
-        return None
-
-    def _chain_anew(self, time: float, records: list[TurnRecord], rolls: tuple[Roll, ...],
-                    plays: tuple[Play, ...]) -> Output | None:
-        """Take back ``records`` and play the run again with ``plays`` (``_chain_up``)."""
-        entries: list[Entry] = []
-        for _ in records:
-            record = self.game.undo()
-            assert isinstance(record, TurnRecord)
-            entries.append(TakebackEntry(self._next_seq(), round(time, 3), record.colour, record.roll))
-        first = records[0]
-        rules = self.settings.rules
-        said = (f"Board re-read: {first.colour.value}'s {first.roll} was {format_play(plays[0], rules)}, "
-                f"not {format_play(first.play, rules)}")
-        later = tuple(HeldRoll(record.roll, time) for record in records[1:]) + tuple(
-            HeldRoll(roll, time) for roll in rolls)
-        guessed_from = len(self.game.history)
-        out = self._start_turn(time, first.roll, Trigger.REVISE, journal_roll=False, later=later)
-        followed = self._follow_chain(time, plays)
-        if followed is not None:
-            out = followed.after(out.entries)
-        self._mark_guessed(guessed_from, (0,) * len(plays))
-        return replace(out.after(tuple(entries)), log=(said, *out.log))
 
     def _keeps_hits_shown(self, state: Moving, first_index: int, turn_map: TurnMap, found: Finished,
                           rolls: tuple[Roll, ...], reading: BoardReading) -> bool:
