@@ -92,7 +92,7 @@ class BoardSteps(ControllerState):
                 return self._output() if self._alarm.warning else self._output(frame=self._guidance())
             if caught is not None:
                 return caught
-            if len(state.held) > 1 and not verdict.fault:
+            if not verdict.fault:
                 chained = self._chain_up(time, reading)  # quick hands: the held search lost the way
                 if chained is not None:
                     return chained

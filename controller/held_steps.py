@@ -14,7 +14,7 @@ from .held import Finished, SinceRoll, Undecided, finished_play, hit_undone, hit
 from .held_chain import chain_to
 from .phases import HeldRoll, Moving
 from .rules.reach import MOVER
-from .rules.values import BLACK, CHECKERS, WHITE
+from .rules.values import BLACK, CHECKERS, WHITE, Colour
 from .steps_base import ControllerState
 from .tracking import Kind
 from .transitions import UndeclaredTransition
@@ -192,7 +192,7 @@ class HeldSteps(ControllerState):
         state = self._state
         if (not isinstance(state, Moving) or len(state.held) < 2 or self.settings.computer or reading.unreadable
                 or reading.mixed or reading.foreign or reading.overfull
-                or any(reading.visible(colour) != CHECKERS for colour in (WHITE, BLACK))):
+                or any(reading.visible(colour) != CHECKERS for colour in Colour)):
             return None
         rolls = (state.turn.roll, *(h.roll for h in state.held))
         chain = chain_to(self.settings.rules, self.game.position, rolls, reading.side(WHITE), reading.side(BLACK))
@@ -200,7 +200,10 @@ class HeldSteps(ControllerState):
             return None
         guessed_from = len(self.game.history) if state.guessed_from is None else state.guessed_from
         out = self._follow_chain(time, chain.plays)
-        self._mark_guessed(guessed_from, (*state.guessed_hits, *(0,) * len(chain.plays)))
+        new = self._state
+        if isinstance(new, Moving) and new.guessed_from is None:  # never seen: a later board may revise them
+            self._stay(replace(new, guessed_from=guessed_from,
+                               guessed_hits=(*state.guessed_hits, *(0,) * len(chain.plays))))
         return out
 
     def _follow_chain(self, time: float, plays: tuple[Play, ...]) -> Output | None:
@@ -219,12 +222,6 @@ class HeldSteps(ControllerState):
             out = step if out is None else step.after(out.entries)
             position = self.settings.rules.apply(position, play)
         return out
-
-    def _mark_guessed(self, guessed_from: int, hits: tuple[int, ...]) -> None:
-        """The turns recorded from ``guessed_from`` on were never seen: guesses a later board may revise."""
-        new = self._state
-        if isinstance(new, Moving) and new.guessed_from is None:
-            self._stay(replace(new, guessed_from=guessed_from, guessed_hits=hits))
 
     def _run_from_shown(self, time: float, state: Moving, key: int, shown: int | None) -> Output | None:
         """The board shows complete board ``key`` with the mover's next roll held too, after it
