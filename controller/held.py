@@ -17,10 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .held_evidence import MAX_TRIED, Evidence, SinceRoll, opponent_bar
+from .seen import HitsShown
 from .rules.reach import MOVER
 from .rules.turn import TurnMap
 from .rules.turn import turn_map as turn_map_for
-from .rules.values import CHECKERS, Colour, Play, Position, Roll
+from .rules.values import BAR, CHECKERS, Colour, Play, Position, Roll
 from .tracking import BoardReading, Kind, StillMap, Tracker
 
 MAX_TRIED_FAR = 12
@@ -35,6 +36,7 @@ STATES_PER_UNIT = 250
 and the explanations indexed over it, cost in proportion)."""
 MAX_KEPT = 64
 """Following turns and answers kept per turn (the oldest go first)."""
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +60,7 @@ _SETTLED, _IN_HAND, _TRANSIENT = "settled", "in hand", "transient"
 
 def finished_play(
     turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, observed: bool = True,
-    since: SinceRoll | None = None, played_on: bool = False,
+    since: SinceRoll | None = None, played_on: bool = False, left: HitsShown | None = None,
 ) -> Finished | Undecided | None:
     """The mover's complete play that, followed by the next turns with the held ``rolls``,
     explains ``reading``; None when none does (or the board cannot be read whole).
@@ -76,17 +78,20 @@ def finished_play(
     blots that never left their points or never reached the bar or pool (``SinceRoll``).
     ``played_on``: no warning stands, so the players threw again over this board believing
     it right: with more than one roll held, a hit the bar never showed may explain it when
-    nothing else does and its run settles (a board warned about is being put right)."""
+    nothing else does and its run settles (a board warned about is being put right).
+    ``left``: what the boards since the mover's roll showed of hits: a later turn of a run
+    hits only blots seen leaving their points or reaching the bar or pool."""
     if reading.unreadable or not rolls:
         return None
     board = turn.key(reading)
     memo = _kept(turn)
     asked = ("finished", board, reading.foreign, reading.overfull, rolls, last_legal, observed, turn.lifted_seen,
-             turn.side_seen, since, played_on)
+             turn.side_seen, since, played_on, left)
     if asked in memo:
         return memo[asked]  # type: ignore[return-value]
     budget = [MAX_WORK]
-    found = _search(turn, rolls, reading, last_legal, budget, top=observed, since=since, played_on=played_on)
+    found = _search(turn, rolls, reading, last_legal, budget, top=observed, since=since, played_on=played_on,
+                    left=left)
     answer: Finished | Undecided | None = None
     if found is not None:
         kind, key = found
@@ -130,7 +135,7 @@ def explained_from_seen(turn: Tracker, rolls: tuple[Roll, ...], reading: BoardRe
 
 def _search(
     turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, budget: list[int],
-    top: bool = False, since: SinceRoll | None = None, played_on: bool = False,
+    top: bool = False, since: SinceRoll | None = None, played_on: bool = False, left: HitsShown | None = None,
 ) -> tuple[str, int] | None:
     """(``_SETTLED`` or ``_TRANSIENT``, the mover's complete board that starts the run), or
     None when no run of turns explains the board; for the turn the board was watched in, the
@@ -142,9 +147,9 @@ def _search(
     board = turn.key(reading)
     found = None
     if since is not None or top:
-        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, strict=True)
+        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, strict=True, left=left)
     if found is None:
-        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since)
+        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, left=left)
         if (found is not None and found[0] != _SETTLED and top and since is not None
                 and all(reading.visible(colour) == CHECKERS for colour in Colour)):
             # only a doubtful play (a hit no board showed, a blot that moved) explains it, as
@@ -157,7 +162,7 @@ def _search(
         # hit the bar never showed (a late one, its blot entered between two boards) explains
         # a settled board (an illegal move looking so is warned and taken back: rally-hitting
         # 750622518, the next roll thrown while the warned move was being put right)
-        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, lenient=True)
+        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, lenient=True, left=left)
         if found is not None and found[0] != _SETTLED:
             found = None
     if found is not None:
@@ -175,6 +180,7 @@ def _search(
 def _search_from(
     turn: Tracker, turn_map: TurnMap, rolls: tuple[Roll, ...], reading: BoardReading, board: int, last_legal: int,
     budget: list[int], since: SinceRoll | None = None, strict: bool = False, lenient: bool = False,
+    left: HitsShown | None = None,
 ) -> tuple[str, int] | None:
     """``_search`` for one pass: the plays the board shows as left judged first (``near``),
     then the runs of turns that follow them and the plays the mover has moved on from
@@ -191,7 +197,7 @@ def _search_from(
     hits: list[int] = []
     deeper: list[tuple[int, Tracker, tuple[Roll, ...]]] = []
     for key in near:
-        judged = _judge(turn, key, rolls, reading, budget)
+        judged = _judge(turn, key, rolls, reading, budget, left)
         if judged is None:
             continue
         kind, tracker, rest = judged
@@ -216,7 +222,7 @@ def _search_from(
         # well: the hand may hold that blot, taken from the bar or pool between two boards
         # (the boards to come tell)
         doubtful = [key for key in finished if evidence.doubtful(key)]
-        if not any(_explains(_judge(turn, key, rolls, reading, budget)) for key in doubtful[:MAX_TRIED]):
+        if not any(_explains(_judge(turn, key, rolls, reading, budget, left)) for key in doubtful[:MAX_TRIED]):
             return _SETTLED, in_hand[0]
         return _TRANSIENT, in_hand[0]
     transient: int | None = (in_hand + hits)[0] if in_hand or hits else None
@@ -251,7 +257,7 @@ def _search_from(
         if key in runs:
             tracker, rest = runs[key]
         else:
-            judged = _judge(turn, key, rolls, reading, budget)
+            judged = _judge(turn, key, rolls, reading, budget, left)
             if judged is None:
                 continue
             kind, tracker, rest = judged
@@ -264,7 +270,7 @@ def _search_from(
                 continue
             if not rest:
                 continue
-        found = _search(tracker, rest, reading, tracker.map.start, budget)
+        found = _search(tracker, rest, reading, tracker.map.start, budget, left=left)
         if found is not None:
             if found[0] == _SETTLED:  # a run settled further on decides over hands at work on other runs
                 return (_TRANSIENT, blocking) if blocking is not None else (_SETTLED, key)
@@ -295,27 +301,50 @@ def hit_undone(before: int, after: int) -> bool:
 
 
 def _judge(
-    turn: Tracker, key: int, rolls: tuple[Roll, ...], reading: BoardReading, budget: list[int]
+    turn: Tracker, key: int, rolls: tuple[Roll, ...], reading: BoardReading, budget: list[int],
+    left: HitsShown | None = None,
 ) -> tuple[str | None, Tracker, tuple[Roll, ...]] | None:
     """How the turn that follows the mover's complete board ``key`` sees the board:
     ``_SETTLED``, ``_IN_HAND`` (only its mover's checkers in a hand, none of ours hit on the
-    way), ``_TRANSIENT`` or None (wrong there), with that turn and the rolls left;
-    None when no turn follows or the budget is spent."""
+    way), ``_TRANSIENT`` or None (wrong there: also when it hits a blot the boards never
+    showed leaving its point, ``left``), with that turn and the rolls left; None when no
+    turn follows or the budget is spent."""
     follower = _follower(turn, key, rolls, budget)
     if follower is None or budget[0] <= 0:
         return None
     budget[0] -= 1
     tracker, rest = follower
     verdict = tracker.judge(reading, tracker.map.start)
+    if left is not None and verdict.key is not None and not _hits_left(tracker, verdict.key, left):
+        return None, tracker, rest
     if verdict.is_legal:
         return _SETTLED, tracker, rest
     if verdict.kind is Kind.IN_HAND and verdict.key is not None and _hits_made(tracker.map, verdict.key):
         # the next player's hand at work after hitting a checker of the play: the board has
         # never shown that checker where the play put it, so it decides nothing alone
         return _TRANSIENT, tracker, rest
+    if verdict.kind is Kind.IN_HAND and tracker.mover is turn.mover:
+        # the other's roll passed: a checker of the mover's in a hand may as well be its hand
+        # still at this play as at its next (the stateful hands test, rally: 13/11 made and a
+        # checker lifted from the pool, read as pool/24 13/11 with the 24 lifted for the next
+        # 1-1, Black's 1-1 passing): the boards to come tell
+        return _TRANSIENT, tracker, rest
     kinds = {Kind.WRONG: None, Kind.IN_HAND: _IN_HAND}
     return kinds.get(verdict.kind, _TRANSIENT), tracker, rest
 
+
+def _hits_left(turn: Tracker, key: int, left: HitsShown) -> bool:
+    """Did the boards show every blot ``turn``'s play up to ``key`` hit leaving its point, or
+    the bar or pool rising (``left``)?  A checker the turn before put on a point and this one
+    hit there, neither seen, never stood there (backgammon, the stateful hands test: Black's
+    only play bar/22 and White's 4-1 hitting it read for White's 8/3 moved while Black had
+    not moved)."""
+    turn_map = turn.map
+    if not isinstance(turn_map, TurnMap) or not _hits_made(turn_map, key):
+        return True
+    before, now = turn_map.sides_of(turn_map.start)[1], turn_map.sides_of(key)[1]
+    opponent = turn.mover.opponent
+    return all(left.hit_seen(opponent, point, before[BAR]) for point in range(1, BAR) if now[point] < before[point])
 
 def _explains(judged: tuple[str | None, Tracker, tuple[Roll, ...]] | None) -> bool:
     """Does a turn judged by ``_judge`` explain the board (settled, a hand at work)?"""

@@ -14,7 +14,7 @@ from .held import Finished, SinceRoll, Undecided, finished_play, hit_undone, hit
 from .held_chain import chain_to
 from .phases import HeldRoll, Moving
 from .rules.reach import MOVER
-from .rules.values import BLACK, CHECKERS, WHITE, Colour
+from .rules.values import BAR, BLACK, CHECKERS, WHITE, Colour
 from .steps_base import ControllerState
 from .tracking import Kind
 from .transitions import UndeclaredTransition
@@ -171,9 +171,11 @@ class HeldSteps(ControllerState):
         state = self._state
         if not isinstance(state, Moving) or not state.held:
             return None
+        rolled_at = state.turn.rolled_at
+        left = None if rolled_at == -math.inf else self._seen.hits_shown(rolled_at)
         finished = finished_play(
             state.turn.tracker, tuple(h.roll for h in state.held), reading, state.last_legal, observed=not cascade,
-            since=self._since_roll(state), played_on=not self._alarm.warning,
+            since=self._since_roll(state), played_on=not self._alarm.warning, left=left,
         )
         if isinstance(finished, Undecided):
             self._alarm.wrong = None
@@ -196,7 +198,7 @@ class HeldSteps(ControllerState):
             return None
         rolls = (state.turn.roll, *(h.roll for h in state.held))
         chain = chain_to(self.settings.rules, self.game.position, rolls, reading.side(WHITE), reading.side(BLACK))
-        if chain is None:
+        if chain is None or not self._hits_seen(state, chain.plays):
             return None
         guessed_from = len(self.game.history) if state.guessed_from is None else state.guessed_from
         out = self._follow_chain(time, chain.plays)
@@ -205,6 +207,22 @@ class HeldSteps(ControllerState):
             self._stay(replace(new, guessed_from=guessed_from,
                                guessed_hits=(*state.guessed_hits, *(0,) * len(chain.plays))))
         return out
+
+    def _hits_seen(self, state: Moving, plays: tuple[Play, ...]) -> bool:
+        """Was every blot ``plays`` hit (the turns from ``state``'s on) seen leaving its point,
+        or reaching the bar or pool, since the mover's roll?  A checker a run puts on a point
+        and the next turn hits there never showed on the board otherwise (``held._hits_left``)."""
+        if state.turn.rolled_at == -math.inf:
+            return True
+        shown, geometry, position = self._seen.hits_shown(state.turn.rolled_at), self.reader.geometry, self.game.position
+        for play in plays:
+            colour, opponent = position.turn, position.turn.opponent
+            bar = position.side(opponent)[BAR]
+            if any(move.hit and not shown.hit_seen(opponent, geometry.same_point(colour, move.to), bar)
+                   for move in play.moves):
+                return False
+            position = self.settings.rules.apply(position, play)
+        return True
 
     def _follow_chain(self, time: float, plays: tuple[Play, ...]) -> Output | None:
         """End the turn and each next with ``plays`` (the held rolls' turns, a pass starting

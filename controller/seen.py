@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 from hal.interfaces import BoardSnapshot
 from hal.zones import WAITING
@@ -28,6 +30,26 @@ JUMP = 3
 hand's lift or put-down changes one zone, and the sensors post every board that stands."""
 
 
+@dataclass(frozen=True, slots=True)
+class HitsShown:
+    """What the boards since a roll showed of blots hit: per colour (White's, Black's), its
+    own points seen left (bit ``p`` for point ``p``: none of its checkers there, or hidden,
+    after a board with some) and the counts its bar or pool rose above (bit ``n``: a board
+    showed ``n`` or fewer there, a later one more).  A blot hit was seen one way or the other."""
+
+    left: tuple[int, int]
+    rose: tuple[int, int]
+    jumped: bool = False
+    """A board showed ``JUMP`` or more zones changed at once: boards went unseen between,
+    and a blot may have come and gone in them (quick hands), so every hit may have been."""
+
+    def hit_seen(self, colour: Colour, point: int, bar: int) -> bool:
+        """Was a blot of ``colour`` hit on its ``point``, its bar or pool holding ``bar`` before,
+        seen (or may it have been): its point left, or its bar or pool rising above ``bar``?"""
+        i = 0 if colour is Colour.WHITE else 1
+        return bool(self.jumped or self.left[i] >> point & 1 or self.rose[i] >> bar & 1)
+
+
 class Seen:
     """The last snapshot, and the last time each colour's points 1-24 showed none of its
     checkers (or were hidden) after a board that showed some there."""
@@ -38,11 +60,12 @@ class Seen:
         self._held: dict[Colour, list[int]] = {colour: [0] * (BAR + 1) for colour in Colour}
         """Each colour's counts on the last board (a point vacated is one that held some)."""
         self._on_bar: dict[Colour, list[float]] = {colour: [-math.inf] * (CHECKERS + 1) for colour in Colour}
-        """Per colour, for n = 0..15: the last time its bar or pool showed n or more (or was hidden)."""
+        """Per colour, for n = 0..15: the last time its bar or pool showed n or more (or was
+        hidden with as many of its checkers unseen elsewhere)."""
         self._bar_boards: dict[Colour, deque[tuple[float, int, int]]] = {
             colour: deque(maxlen=BAR_KEPT) for colour in Colour}
-        """Per colour, the recent boards' times with its bar or pool's count (15 when hidden)
-        and its checkers off their points (bar or pool, or a hand; -1 when a zone was hidden:
+        """Per colour, the recent boards' times with its bar or pool's count (when hidden, the
+        most it may hold) and its checkers off their points (bar or pool, or a hand; -1 when a zone was hidden:
         not read, as ``OpponentShown.off_seen`` reads only whole boards)."""
         self._whole: deque[tuple[float, BoardReading]] = deque(maxlen=BAR_KEPT)
         """The recent whole boards (no zone hidden) with their times."""
@@ -65,7 +88,12 @@ class Seen:
                     vacated[point] = time
                 held[point] = side[point]
             on_bar = self._on_bar[colour]
-            shown = CHECKERS if WAITING[checker_of(colour)] in reading.unreadable else min(side[BAR], CHECKERS)
+            # (hidden: as many as it may hold, every checker of the colour not seen elsewhere;
+            # not 15, or a sensor dropout over a pool holding eleven makes any hit shown:
+            # rally-hitting 1250537516 at a person's pace, Black's blot lifted after its roll
+            # read as a second hit, the game lost)
+            shown = (max(CHECKERS - reading.visible(colour), 0) if WAITING[checker_of(colour)] in reading.unreadable
+                     else min(side[BAR], CHECKERS))
             for count in range(shown + 1):
                 on_bar[count] = time
             off = -1 if reading.unreadable else min(reading.off_points(colour), CHECKERS)
@@ -80,16 +108,35 @@ class Seen:
         vacated, jumped = self._vacated[colour], self._jumped
         return tuple(1 if point in _POINTS and since <= vacated[point] <= jumped else 0 for point in range(BAR + 1))
 
+    def hits_shown(self, since: float) -> HitsShown:
+        """What the boards since ``since`` showed of hits: each colour's points left, the
+        counts its bar or pool rose above (from the board standing at ``since``; any, when
+        the boards kept do not reach back), and whether boards went unseen."""
+        left, rose = [], []
+        for colour in Colour:
+            vacated, boards = self._vacated[colour], self._bar_boards[colour]
+            left.append(sum(1 << point for point in _POINTS if vacated[point] >= since))
+            if len(boards) == BAR_KEPT and boards[0][0] > since:
+                rose.append((1 << CHECKERS + 1) - 1)
+                continue
+            bits, lowest = 0, None
+            for time, shown, _ in boards:
+                if time > since and lowest is not None and shown > lowest:
+                    bits |= (1 << shown) - (1 << lowest)  # it rose above lowest .. shown - 1
+                lowest = shown if lowest is None or time <= since else min(lowest, shown)
+            rose.append(bits)
+        return HitsShown((left[0], left[1]), (rose[0], rose[1]), self._jumped >= since)
+
     def bar_shown(self, colour: Colour, since: float) -> int:
         """The most of ``colour``'s checkers its bar or pool showed on a board since ``since``
-        (15 once it was hidden; 0 when no board came since)."""
+        (when it was hidden, the most it may have held; 0 when no board came since)."""
         on_bar = self._on_bar[colour]
         return max((count for count in range(CHECKERS + 1) if on_bar[count] >= since), default=0)
 
     def bar_between(self, colour: Colour, since: float, until: float) -> int:
         """The most of ``colour``'s checkers its bar or pool showed from ``since`` to ``until``:
-        on the board standing at ``since`` and the boards after (15 once it was hidden, or
-        when the boards kept do not reach back)."""
+        on the board standing at ``since`` and the boards after (the most it may have held
+        when hidden; 15 when the boards kept do not reach back)."""
         boards = self._bar_boards[colour]
         if len(boards) == BAR_KEPT and boards[0][0] > since:
             return CHECKERS
@@ -110,12 +157,14 @@ class Seen:
             return CHECKERS
         return max([0, *(off for when, _, off in boards if since < when <= until)])  # (hidden: -1)
 
-    def last_whole(self, since: float, until: float) -> BoardReading | None:
-        """The last whole board read after ``since`` up to ``until`` (None: none kept)."""
+    def whole_between(self, since: float, until: float) -> Iterator[tuple[float, BoardReading]]:
+        """The whole boards read after ``since`` up to ``until`` with their times, the latest
+        first (none when the boards kept do not reach so far)."""
         for time, reading in reversed(self._whole):
+            if time <= since:
+                return
             if time <= until:
-                return reading if time > since else None
-        return None
+                yield time, reading
 
     def standing(self, colour: Colour, since: float) -> tuple[int, ...]:
         """``colour``'s 26 counts with 1 on each point the last board shows holding some of

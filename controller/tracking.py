@@ -477,13 +477,21 @@ class Tracker:
         before = self.shown.before_roll
         return before is not None and reading.side(self.mover)[BAR] > count(before, BAR)
 
-    def seen_before_roll(self, reading: BoardReading | None, off: int) -> None:
-        """For a turn begun after the next roll (a held roll's catch-up): the last whole board
-        before that roll and the most of the opponent's checkers the boards since the mover's
-        roll showed off their points, as this tracker would have judged them."""
+    def seen_before_roll(self, key: int | None, off: int) -> None:
+        """For a turn begun after the next roll (a held roll's catch-up): the last board of
+        this turn before that roll (``key``; its start when the turn began after it) and the
+        most of the opponent's checkers the boards of this turn before it showed off their
+        points, as this tracker would have judged them."""
         self.shown.off_seen = max(self.shown.off_seen, off)
-        if reading is not None and not (reading.overfull or reading.foreign):
-            self.shown.before_roll = self.key(reading)
+        if key is not None:
+            self.shown.before_roll = key
+
+    def short_of_play(self, reading: BoardReading) -> bool:
+        """Do the mover's checkers on ``reading`` stand as at this turn's start or part way
+        through its play (none in a hand), whatever the opponent's show?"""
+        if reading.overfull or reading.foreign or not isinstance(self.map, TurnMap):
+            return False
+        return self.key(reading) & MOVER in self.map.short_sides()
 
     def lifted_evidence(self) -> tuple[tuple[int, int], ...]:
         """For the checkers last seen in a hand: each point they were held from, with the

@@ -7,6 +7,7 @@ uses the controller's state and output (declared below; this module never import
 from __future__ import annotations
 
 import math
+from itertools import islice
 from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
@@ -39,6 +40,9 @@ SETUP_ROLL_KEPT = 3.0
 """Seconds the opening throw is kept while the board is nearly set up (no reading yet, or a
 checker or two still in hand or on their way): a board set up within them opens with it."""
 NEARLY_SET_UP = 2
+BOARDS_LOOKED = 64
+"""The boards between a roll and the next looked at, the latest first, for the turn before
+short of its play (a few seconds of a busy hand; a bound on one event's work)."""
 """Checkers at most off their start points for a throw to be kept (``SETUP_ROLL_KEPT``)."""
 
 
@@ -135,13 +139,13 @@ class TurnSteps(ControllerState):
     # -- turns ---------------------------------------------------------------------------------
     def _start_turn(
         self, time: float, roll: Roll, trigger: Trigger, journal_roll: bool = True, later: tuple[HeldRoll, ...] = (),
-        rolled_at: float | None = None, searched: Tracker | None = None,
+        rolled_at: float | None = None, searched: Tracker | None = None, previous: Turn | None = None,
     ) -> Output:
         """The player to move plays ``roll`` (journalled unless it already is); a roll with
         no legal move passes at once.  ``later``: rolls thrown since, held in this turn;
         ``rolled_at``: when ``roll`` was read (a held roll's; else now for a fresh roll,
         not known for one journalled already); ``searched``: this turn as a held roll's
-        search followed it (``Tracker.following``)."""
+        search followed it (``Tracker.following``); ``previous``: the turn just ended."""
         if rolled_at is None:
             rolled_at = time if journal_roll else -math.inf
         colour = self.game.turn
@@ -169,9 +173,7 @@ class TurnSteps(ControllerState):
             # the next roll came before this turn began: what the boards between showed is
             # evidence this turn's tracker would have kept (rally-hitting 1071432143: Black's
             # pool/19*/14, White's blot taken off long before White's 6-3, read as pool/20/14)
-            thrown, opponent = later[0].thrown, colour.opponent
-            turn.tracker.seen_before_roll(self._seen.last_whole(rolled_at, thrown),
-                                          self._seen.off_between(opponent, rolled_at, thrown))
+            self._seen_before_next_roll(turn, previous, rolled_at, later[0].thrown)
         self._go(trigger, Moving(turn, turn_map.start, held=later))
         self._verdict = None
         self._alarm.clear()
@@ -195,6 +197,25 @@ class TurnSteps(ControllerState):
                 if follow.entries or follow.finished is not None:
                     return follow.after(tuple(journal))
         return self._output(journal=tuple(journal), frame=self._guidance(), sounds=(Sound.TURN,), log=said)
+
+    def _seen_before_next_roll(self, turn: Turn, previous: Turn | None, rolled_at: float, thrown: float) -> None:
+        """Give ``turn``'s tracker what the boards between its roll and the next showed: the
+        last of them, and the most of the opponent's checkers they showed off their points.
+        A board showing the turn before short of its play (its mover's checkers as at its
+        start or part way, none in a hand) and the boards before it are that turn's: if it
+        is the last, the next roll came before this turn began, and the board before that
+        roll is this turn's start (the stateful hands test, rally-hitting: White's 2-1, then
+        Black's 1-1 and White's 1-1 thrown before White had moved; White's entry, in its own
+        turn, read as made after its 1-1, Black's boards all wrong and its 19/18 recorded as
+        a whole play with two entries and a hit)."""
+        tracker, since, before, taken = turn.tracker, rolled_at, None, False
+        for when, reading in islice(self._seen.whole_between(rolled_at, thrown), BOARDS_LOOKED):  # the latest first
+            if previous is not None and previous.tracker.short_of_play(reading):
+                since, before = when, (before if taken else turn.map.start)
+                break
+            if not taken:
+                taken, before = True, None if reading.overfull or reading.foreign else tracker.key(reading)
+        tracker.seen_before_roll(before, self._seen.off_between(turn.colour.opponent, since, thrown))
 
     def _end_turn(
         self, time: float, play: Play, next_roll: Roll | None = None, later: tuple[HeldRoll, ...] = (),
@@ -226,7 +247,7 @@ class TurnSteps(ControllerState):
         self._go(T.PLAY_COMPLETE, AwaitRoll())
         if next_roll is not None:
             return self._start_turn(time, next_roll, T.ROLL, later=later, rolled_at=rolled_at,
-                                    searched=searched).after(tuple(journal))
+                                    searched=searched, previous=state.turn).after(tuple(journal))
         return self._output(journal=tuple(journal), frame=self._guidance())
 
     def _done(self, time: float, state: Moving) -> Output:

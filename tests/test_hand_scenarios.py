@@ -1370,3 +1370,62 @@ def test_a_turn_begun_on_a_board_showing_part_of_its_play_keeps_that_part() -> N
     assert_unwarned(s)
     plays = recorded(s)
     assert plays[-3:] == [("white", [2, 1], "7/5 8/7"), ("black", [5, 4], "8/3 9/5*"), ("white", [4, 1], "")], plays
+
+
+@pytest.mark.parametrize("knocked", [False, True], ids=["fiddled", "knocked-over"])
+def test_a_roll_thrown_before_the_play_before_it_is_made_takes_no_board_of_that_play(knocked: bool) -> None:
+    """Found by the stateful hands test (rally-hitting).  With White to play 2-1, Black's
+    1-1 and then White's next 1-1 came before White had moved; White then entered pool/23/22.
+    Black's turn, begun by the held roll, took the last board before White's 1-1 for the last
+    board of *its* turn before that roll: White's pool held one more there, so its entry
+    (made in its own turn) read as White's hand at work after Black's play, and every board
+    of Black's turn was wrong: warned, or (with Black's checkers knocked off their point in
+    between) Black's first move, 19/18, recorded as a whole 1-1 with two entries and a hit its
+    board never showed."""
+    start = pos({7: 1, 15: 1, 20: 2, 23: 1}, {1: 2, 5: 1, 13: 1, 19: 2}, white_bar=10, black_bar=9)
+    s = scene("rally-hitting", start=start)
+    s.set_position(start)
+    s.throw(2, 1)  # the opening: White starts
+    s.throw(2, 1)
+    s.press(Button.DONE)  # before any move: nothing happens
+    s.throw(1, 1)  # Black's roll, held
+    if knocked:  # Black's two checkers knocked off their point, then put back
+        for _ in range(2):
+            s.move(s.zone(B, 1), s.zone(B, 2), B, settle=0.0)
+        s.advance(0.1)
+    else:  # White's hand takes a checker from its pool and puts it back
+        s.lift(s.zone(W, 25), W)
+        s.place(s.zone(W, 25), W)
+    s.throw(1, 1)  # White's next roll, held as well
+    if knocked:
+        for _ in range(2):
+            s.move(s.zone(B, 2), s.zone(B, 1), B, settle=0.0)
+    s.move(s.zone(W, 25), s.zone(W, 22), W)  # White's pool/23/22
+    s.advance(1.5)
+    assert recorded(s)[-1] == ("white", [2, 1], "pool/23/22"), recorded(s)
+    since = s.now
+    s.move(s.zone(B, 19), s.zone(B, 18), B)  # Black's first 1
+    s.advance(LOOK)
+    assert_unwarned(s, since)
+    assert recorded(s)[-1][0] == "white", recorded(s)
+    assert s.phase is Phase.MOVING and s.controller.game.turn is Colour.BLACK
+
+
+def test_a_run_of_turns_hits_no_checker_the_board_never_showed() -> None:
+    """Found by the stateful hands test (backgammon).  White, three on the bar, could only
+    enter bar/22 with its 3-1; before White moved, Black threw 4-1 and its hand moved 8/3,
+    then White threw 1-1.  The held search read White's bar/22 and Black's 8/4/3* hitting
+    it: the board never showed White's checker on 22, nor White's bar going down and up,
+    yet the turn was recorded and Black's early move went unwarned.  A later turn of a run
+    hits only blots the boards showed leaving their points or reaching the bar."""
+    start = pos({3: 2, 6: 6, 8: 2, 11: 1, 13: 1}, {1: 2, 2: 1, 6: 4, 8: 3, 10: 1, 13: 3, 18: 1}, white_bar=3)
+    s = scene("backgammon", start=start)
+    s.set_position(start)
+    s.throw(3, 1)  # White's only play: bar/22
+    s.throw(4, 1)  # Black's roll, held
+    s.move(s.zone(B, 8), s.zone(B, 3), B)  # Black's hand, White not having moved
+    s.throw(1, 1)  # White's next roll, held as well
+    s.advance(LOOK)
+    assert recorded(s) == [], recorded(s)
+    assert s.warnings() >= 1 and s.message.startswith("Illegal"), s.message
+

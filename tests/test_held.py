@@ -841,7 +841,8 @@ def test_a_blot_the_pool_showed_hit_before_the_next_roll_is_hit_though_this_turn
 
 def test_the_bar_between_two_times_is_read_from_the_boards_kept() -> None:
     """``Seen.bar_between``: the most a colour's bar or pool showed from one time to another,
-    the board standing at the first counting (15 when hidden; 0 with no board by then)."""
+    the board standing at the first counting (when hidden, every checker of the colour not
+    seen elsewhere; 0 with no board by then)."""
     seen = Seen()
     reading = READER.position_reading(PASSED_START)
     for time, on_bar in ((1.0, 0), (2.0, 2), (3.0, 1)):
@@ -849,13 +850,15 @@ def test_the_bar_between_two_times_is_read_from_the_boards_kept() -> None:
         black[25] = on_bar
         seen.note(READER.snapshot_of(PASSED_START), BoardReading(reading.white, tuple(black)), time)
     assert [seen.bar_between(Colour.BLACK, a, b) for a, b in ((0, 1.5), (0, 5), (2.5, 5), (4, 5))] == [0, 2, 2, 1]
-    seen.note(READER.snapshot_of(PASSED_START), BoardReading(reading.white, reading.black, ("wait-black",)), 6.0)
-    assert seen.bar_between(Colour.BLACK, 5, 7) == 15
+    black = list(reading.black)
+    black[25], black[8] = 0, 0  # the pool hidden (read as empty), three checkers not seen
+    seen.note(READER.snapshot_of(PASSED_START), BoardReading(reading.white, tuple(black), ("wait-black",)), 6.0)
+    assert seen.bar_between(Colour.BLACK, 5, 7) == 3
 
 
-def test_the_last_whole_board_before_a_time_is_read_from_the_boards_kept() -> None:
-    """``Seen.last_whole``: the last board with no zone hidden after one time up to another
-    (a turn begun after the next roll reads the last board before that roll from it)."""
+def test_the_whole_boards_between_two_times_are_read_from_the_boards_kept() -> None:
+    """``Seen.whole_between``: the boards with no zone hidden after one time up to another,
+    the latest first (a turn begun after the next roll reads the boards before that roll)."""
     seen = Seen()
     reading = READER.position_reading(PASSED_START)
     black = list(reading.black)
@@ -864,8 +867,10 @@ def test_the_last_whole_board_before_a_time_is_read_from_the_boards_kept() -> No
     seen.note(READER.snapshot_of(PASSED_START), reading, 1.0)
     seen.note(READER.snapshot_of(PASSED_START), lifted, 2.0)
     seen.note(READER.snapshot_of(PASSED_START), BoardReading(reading.white, reading.black, ("wait-black",)), 3.0)
-    assert seen.last_whole(0.5, 2.5) == lifted and seen.last_whole(0.5, 3.5) == lifted
-    assert seen.last_whole(0.5, 1.5) == reading and seen.last_whole(1.0, 1.5) is None and seen.last_whole(0, 0.5) is None
+    assert list(seen.whole_between(0.5, 2.5)) == [(2.0, lifted), (1.0, reading)]
+    assert list(seen.whole_between(0.5, 3.5)) == [(2.0, lifted), (1.0, reading)]
+    assert list(seen.whole_between(0.5, 1.5)) == [(1.0, reading)]
+    assert list(seen.whole_between(1.0, 1.5)) == [] and list(seen.whole_between(0, 0.5)) == []
 
 
 def test_a_blot_lifted_only_just_before_the_next_roll_was_read_may_be_its_owners_hand() -> None:
@@ -976,17 +981,68 @@ def test_a_blot_that_stood_on_its_point_off_the_entry_points_was_not_hit_and_rep
     seen = Seen()
     for time, position in ((1.0, start), (2.0, board), (3.0, wrong)):
         seen.note(READER.snapshot_of(position), READER.position_reading(position), time)
-        if time == 2.0:  # a hand over Black's bar after Black's roll: it may have held any
+        if time == 2.0:  # a hand over Black's bar after Black's roll, a checker not seen: it may have held one
             shown = READER.position_reading(position)
-            seen.note(READER.snapshot_of(position), BoardReading(shown.white, shown.black, ("wait-black",)), 2.5)
+            black = list(shown.black)
+            black[8] -= 1
+            seen.note(READER.snapshot_of(position), BoardReading(shown.white, tuple(black), ("wait-black",)), 2.5)
     points = seen.standing(Colour.BLACK, 0.5)
     assert points[13] == 1  # the blot on every board
     since = SinceRoll(turn_map.key_of((0,) * len(points), points), seen.bar_shown(Colour.BLACK, 0.5),
                       seen.bar_between(Colour.BLACK, 2.2, 99.0))
-    assert since.hits == 15
+    assert since.hits == 1
     tracker = Tracker(turn_map)
     assert tracker.judge(READER.position_reading(board), turn_map.start).kind is Kind.COMPLETE
     assert finished_play(tracker, (Roll(5, 3),), reading, tracker.complete_seen, since=since) is None
     found = finished_play(Tracker(turn_map), (Roll(5, 3),), reading, turn_map.start)
     assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(hit)  # (boards unknown)
 
+
+
+def test_the_hits_shown_are_points_seen_left_and_counts_the_bar_rose_above() -> None:
+    """``Seen.hits_shown``: since a time, each colour's points a board showed left, and the
+    counts its bar or pool rose above from the board standing then (a later turn of a run
+    hits only a blot seen one way or the other: ``held._hits_left``)."""
+    seen = Seen()
+    reading = READER.position_reading(PASSED_START)
+
+    def black(**changes: int) -> BoardReading:
+        side = list(reading.black)
+        for point, count in changes.items():
+            side[int(point[1:])] = count
+        return BoardReading(reading.white, tuple(side))
+
+    seen.note(READER.snapshot_of(PASSED_START), reading, 1.0)  # Black's 22 holds one, its bar none
+    seen.note(READER.snapshot_of(PASSED_START), black(p22=0, p25=1), 2.0)  # the blot hit: 22 left, bar 1
+    shown = seen.hits_shown(1.5)
+    assert shown.left[1] == 1 << 22 and shown.left[0] == 0
+    assert shown.rose == (0, 1) and not shown.jumped
+    assert shown.hit_seen(Colour.BLACK, 22, 3) and shown.hit_seen(Colour.BLACK, 9, 0)
+    assert not shown.hit_seen(Colour.BLACK, 9, 1) and not shown.hit_seen(Colour.WHITE, 9, 0)
+    later = seen.hits_shown(2.5)  # nothing since: the bar at 1 stood, never rose
+    assert later.left == (0, 0) and later.rose == (0, 0)
+    seen.note(READER.snapshot_of(PASSED_START), black(p22=0, p25=0, p21=3), 3.0)  # entered again
+    seen.note(READER.snapshot_of(PASSED_START), black(p22=0, p25=2, p21=1), 4.0)  # two hit at once
+    assert seen.hits_shown(2.5).rose == (0, 0b11)  # from 0 (the board at 3.0) to 2
+    assert seen.hits_shown(0.0).rose == (0, 0b11)
+
+
+def test_a_checker_of_the_mover_in_a_hand_after_the_other_passes_decides_nothing() -> None:
+    """The stateful hands test (rally): White's 1-2 with 13/11 made and a checker lifted from
+    the pool, both 1-1s thrown.  Black's 1-1 passes after pool/24 13/11, so that play with the
+    24 lifted for White's next 1-1 explains the board, as does White's hand still at its
+    pool/24: the search decided the first, recording a play the board never showed.  With
+    the other's roll passing, the mover's checker in a hand is undecided."""
+    rules = get_rule_set("rally")
+    reader = BoardReader(rules, rules.geometry(None))
+    start = Position.from_counts({13: 1, 19: 2}, {16: 1, 17: 1, 20: 2}, white_bar=12, black_bar=11)
+    turn_map = TurnMap(rules, start, Roll(1, 2))
+    part = rules.apply(start, Play((Move(13, 11, 2),)))
+    white = list(part.white)
+    white[25] -= 1  # a checker lifted from the pool
+    lifted = BoardReading(tuple(white), part.black)
+    after = rules.apply(start, Play((Move(25, 24, 1), Move(13, 11, 2)))).with_turn(Colour.BLACK)
+    assert turn_map_for(rules, after, Roll(1, 1)).passes  # Black cannot move
+    tracker = Tracker(turn_map)
+    assert tracker.judge(reader.position_reading(part), turn_map.start).kind is Kind.LEGAL
+    assert isinstance(finished_play(tracker, (Roll(1, 1), Roll(1, 1)), lifted, turn_map.start), Undecided)

@@ -72,7 +72,9 @@ def test_a_point_no_board_since_showed_holding_a_checker_does_not_stand() -> Non
     assert seen.standing(Colour.BLACK, 2.5)[5] == 0  # never held one: no blot stood there
 
 
-def test_the_most_a_bar_showed_since_a_time_counts_a_hidden_bar_as_full() -> None:
+def test_the_most_a_bar_showed_since_a_time_counts_a_hidden_bar_as_holding_every_checker_unseen() -> None:
+    """A hidden bar or pool may hold every checker of its colour not seen elsewhere: not 15
+    (a dropout over a pool of eleven made any hit shown: rally-hitting 1250537516)."""
     seen = Seen()
     reading = READER.position_reading(START)
     snapshot = READER.snapshot_of(START)
@@ -86,7 +88,11 @@ def test_the_most_a_bar_showed_since_a_time_counts_a_hidden_bar_as_full() -> Non
     assert seen.bar_shown(Colour.BLACK, 2.5) == 0
     assert seen.bar_shown(Colour.WHITE, 0.5) == 0
     seen.note(snapshot, BoardReading(reading.white, reading.black, ("wait-white",)), 4.0)
-    assert seen.bar_shown(Colour.WHITE, 3.5) == 15  # hidden: it may have held any
+    assert seen.bar_shown(Colour.WHITE, 3.5) == 0  # hidden, every white checker seen elsewhere
+    white = list(reading.white)
+    white[6] -= 2  # two in a hand
+    seen.note(snapshot, BoardReading(tuple(white), reading.black, ("wait-white",)), 5.0)
+    assert seen.bar_shown(Colour.WHITE, 4.5) == 2  # hidden: it may hold those two
     assert seen.bar_shown(Colour.BLACK, 3.5) == 0
 
 

@@ -270,3 +270,25 @@ def test_quick_hands_leave_the_game_on_the_board(name: str, noise: float, speed:
     assert table.controller.match.winner() is not None and report.games == 1, report.mismatches[:3]
     assert report.attempts_warned == report.illegal_attempts and report.false_warnings == []
     assert report.mismatches == [] if exact else len(report.mismatches) <= 2, report.mismatches
+
+
+@pytest.mark.parametrize(("name", "noise", "illegal", "seed"), [
+    ("rally-hitting", 5.0, 0.2, 1250537516),  # a blot lifted after the roll: no second hit
+    ("rally-hitting", 7.5, 0.2, 1250537516),
+])
+def test_tables_at_a_persons_pace_keep_every_play(name: str, noise: float, illegal: float, seed: int) -> None:
+    """All careless habits at a person's pace (benchmarks/hand_soak.py --speeds 1): these
+    tables lost the game for good (see test_hand_scenarios for each class)."""
+    from simulator.players import Behaviour
+    from simulator.sensors import NoiseModel
+    from simulator.table import Table
+
+    table = Table(Settings(get_rule_set(name)), seed=seed, noise=NoiseModel.scaled(noise),
+                  behaviour=Behaviour.careless("all", illegal_rate=illegal, speed=1.0))
+    try:
+        report = table.play_match()
+    finally:
+        table.close()
+    assert report.mismatches == [] and report.false_warnings == []
+    assert report.attempts_warned == report.illegal_attempts
+    assert table.controller.match.winner() is not None and report.games == 1

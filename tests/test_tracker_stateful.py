@@ -111,6 +111,24 @@ def point_zone(name: str) -> dict[tuple[Colour, int], str]:
     return {(colour, point): zone for zone, owners in zone_table(name).items() for colour, point in owners.items()}
 
 
+def shows_play_since_hit(name: str, colour: Colour, counts: Sides, after: Position) -> bool:
+    """Do ``counts`` show ``colour``'s side of ``after`` but for checkers the next player has
+    hit since: each gone to the bar or pool, a checker of the next player on its point?"""
+    i = 0 if colour is WHITE else 1
+    mine, played, theirs = counts[i], after.side(colour), counts[1 - i]
+    table, where = zone_table(name), point_zone(name)
+    hit = 0
+    for point in range(1, BAR):
+        if mine[point] > played[point]:
+            return False
+        if mine[point] < played[point]:
+            other = table[where[colour, point]].get(colour.opponent)
+            if other is None or not theirs[other]:
+                return False
+            hit += played[point] - mine[point]
+    return mine[BAR] == played[BAR] + hit and mine[OFF] == played[OFF]
+
+
 def zones_of(rules: RuleSet, board: Sides) -> dict[str, tuple[int, int]]:
     """The zones a board holding ``board`` shows, as (white, black) counts (empty zones left out)."""
     where = point_zone(rules.name)
@@ -343,10 +361,11 @@ class Account:
             after = rules.apply(self.position, play)
             assert position_to_json(rules, after) == entry["after"]
             if play:  # a pass is recorded at the roll, whatever the board shows (its next phase judges it)
-                # the play stands on the board; only the next player, rolled already, may be at work
-                mover = 0 if self.position.turn is Colour.WHITE else 1
+                # the play stands on the board; only the next player, rolled already, may be at
+                # work (its hits sending checkers of the play to the bar or pool)
                 next_at_work = bool(self.thrown) and self.counts is not None
-                shows_play = next_at_work and self.counts[mover] == sides(after)[mover]  # type: ignore[index]
+                shows_play = next_at_work and shows_play_since_hit(
+                    rules.name, self.position.turn, self.counts, after)  # type: ignore[arg-type]
                 assert self.shown == sides(after) or shows_play, "the turn was recorded while the board showed another position"
             self.position = after
             self.roll = None

@@ -129,6 +129,10 @@ class TurnInProgress:
             self.pop()
 
 
+_MOVER = st.mask(range(26))
+"""The mover's fields of a key (as ``controller.rules.reach.MOVER``)."""
+
+
 class TurnMap:
     """Every board a turn may pass through on the way to a legal play, found by packed key.
 
@@ -183,6 +187,7 @@ class TurnMap:
         self._final_keys = finals
         self._paths: PlayPaths | None = None
         """The legal play to each complete board, found when first asked for."""
+        self._short: frozenset[int] | None = None
         self._ends: dict[int, tuple[Play, int]] = {}
         """The plays ``play_to`` gave (by id, each kept alive) with their complete boards:
         ``end_of`` of such a play, at the end of the turn, need not walk the map."""
@@ -354,6 +359,14 @@ class TurnMap:
     def is_complete(self, key: int) -> bool:
         """Does this board show a complete legal play?"""
         return key in self._final_keys
+
+    def short_sides(self) -> frozenset[int]:
+        """The mover's sides (the mover's fields of their keys) of the boards part way through the turn,
+        its start included, that no complete play leaves (worked out when first asked for)."""
+        if self._short is None:
+            complete = {key & _MOVER for key in self._final_keys}
+            self._short = frozenset(key & _MOVER for key in self._where if key not in self._final_keys) - complete
+        return self._short
 
     def play_to(self, key: int) -> Play:
         """The legal play leading to a complete board."""
