@@ -40,6 +40,7 @@ class HeldSteps(ControllerState):
                       searched: Tracker | None = None) -> Output: ...
         def _keeps_to_plan(self, state: Moving, end: int | None) -> bool: ...
         def _guesses_shown(self, state: Moving, verdict: Verdict | None) -> bool: ...
+        def _on_snapshot(self, time: float, reading: BoardReading) -> Output: ...
 
     def _next_roll_while_moving(self, time: float, state: Moving, roll: Roll, late: float | None = None) -> Output:
         """The next player's roll during a turn: it ends a complete play, else it is held
@@ -79,6 +80,13 @@ class HeldSteps(ControllerState):
             caught = self._catch_up(time, self._reading)  # the next player began before the board showed the play
             if caught is not None and not isinstance(caught, Undecided):
                 return caught
+        if (state.held and verdict is not None and verdict.kind is Kind.HIT_PENDING and not verdict.lifted
+                and self._reading is not None):
+            # the mover has rolled again over a hit whose hitter is still to come, nothing in a
+            # hand: judged again as such (trictrac 1070332109, serial: four seconds unwarned)
+            again = self._on_snapshot(time, self._reading)
+            if again.entries or again.finished is not None:
+                return again
         return self._output(message=f"Roll {roll} held until {turn.colour.value} has finished")
 
     def _since_roll(self, state: Moving) -> SinceRoll | None:

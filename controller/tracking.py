@@ -426,11 +426,16 @@ class Tracker:
                 return Verdict(Kind.COMPLETE, key)
             return Verdict(Kind.LEGAL, key)
         found = self.reach.explain(key, last_legal)
-        if found is not None and mover_rolled and self.complete_seen is not None and not turn_map.is_complete(found.key):
+        if found is not None and mover_rolled and self.complete_seen is not None and (
+                not turn_map.is_complete(found.key)
+                or (found.early and not found.lifted and found.key != self.complete_seen)):
             # the play stood complete and the mover has rolled again: a board short of it is no
             # hand at work on this turn (an illegal move of the next looks so: rally-hitting
             # 1051031530, Black's 17 carried back to 23 read as pool/23 with two blots taken off
-            # first, unwarned); the turns after it explain such a board, if anything does
+            # first, unwarned), nor is another play's hit whose hitter is still to come with
+            # nothing in a hand (trictrac 1070332109, serial: Black's hitter carried on from
+            # White's 9 to its 8 after both rolls, four seconds unwarned as a hitter to come);
+            # the turns after it explain such a board, if anything does
             found = None
         if found is None:
             if isinstance(turn_map, TurnMap) and self.reach.completes_side(key):

@@ -224,6 +224,7 @@ def test_a_play_the_board_showed_complete_is_never_revised_to_excuse_an_illegal_
     ("trictrac", 7.5, 0.2, "direct", 1150434512),  # a hit no board showed, the owner one die short
     ("trictrac", 7.5, 1.0, "direct", 1150534516),  # an entry after the roll on the point hit from
     ("rally-hitting", 7.5, 1.0, "direct", 1151434542),  # only a doubtful hit under way, nothing in hand
+    ("trictrac", 5.0, 1.0, "serial", 1070332109),  # a hitter to come, nothing in hand, both rolls thrown
 ])
 def test_tables_the_sweeps_found_misrecorded_keep_every_play(name: str, noise: float, illegal: float, link: str,
                                                              seed: int) -> None:
