@@ -30,6 +30,10 @@ GAME_TIME_LIMIT = 20_000.0
 """Virtual seconds after which a game is abandoned as stuck (it never should be)."""
 NEXT_GAME_PATIENCE = 10.0
 """Seconds the players wait for the board to show the game over before pressing Done anyway."""
+OPENING_HEARD = 0.5
+"""Seconds the players wait, after an opening throw made before the board had shown itself
+set up, for its answer: "Set up the board before rolling" (a dropout hid the setup from the
+sensors, rally 1350940528 at 8x) and they throw again when it asks."""
 
 
 class ScriptedTable(RestartTable, Protocol):
@@ -119,7 +123,16 @@ class MatchScript:
             b = table.players[Colour.BLACK].opening(rng)
             yield rng.uniform(0.3, 1.0) / speed
             yield from self._dice_gap()
+            unseen = table.controller.phase is Phase.SETUP  # the board not yet seen set up
             table.throw(a, b)
+            if unseen and a != b:
+                yield OPENING_HEARD  # the board's answer: kept until it sees the setup, or refused
+                waited = 0.0
+                while table.controller.phase is Phase.SETUP and waited < NEXT_GAME_PATIENCE:
+                    yield 0.1
+                    waited += 0.1
+                if table.controller.phase is Phase.OPENING:  # refused: thrown again, as the board asks
+                    continue
             if truth.throw_opening(a, b) is not None:
                 roll = truth.pending_roll
         while not truth.is_over:
