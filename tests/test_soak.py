@@ -17,6 +17,22 @@ from simulator.table import simulate
 GAMES = 10
 
 
+def careless_table(name: str, seed: int, noise: float, illegal: float, speed: float, link: str = "direct"):
+    """One match at a table with all careless hand habits (benchmarks/hand_soak.py --habits
+    all): the table (for its controller) and its report."""
+    from simulator.players import Behaviour
+    from simulator.sensors import NoiseModel
+    from simulator.table import Table
+
+    table = Table(Settings(get_rule_set(name)), seed=seed, noise=NoiseModel.scaled(noise), link=link,
+                  behaviour=Behaviour.careless("all", illegal_rate=illegal, speed=speed))
+    try:
+        report = table.play_match()
+    finally:
+        table.close()
+    return table, report
+
+
 @pytest.mark.parametrize("name", ["trictrac", "backgammon", "rally", "rally-hitting"])
 def test_soak(name: str, tmp_path: Path) -> None:
     settings = Settings(get_rule_set(name), quarter="VII-XII" if name.startswith("rally") else None)
@@ -230,16 +246,7 @@ def test_tables_the_sweeps_found_misrecorded_keep_every_play(name: str, noise: f
                                                              seed: int) -> None:
     """Issue 8, all habits at 5x a person (benchmarks/hand_soak.py, 2026-12-02/03): each table
     misrecorded plays (the last three lost the game); see test_held for each class."""
-    from simulator.players import Behaviour
-    from simulator.sensors import NoiseModel
-    from simulator.table import Table
-
-    table = Table(Settings(get_rule_set(name)), seed=seed, noise=NoiseModel.scaled(noise), link=link,
-                  behaviour=Behaviour.careless("all", illegal_rate=illegal, speed=5.0))
-    try:
-        report = table.play_match()
-    finally:
-        table.close()
+    table, report = careless_table(name, seed, noise, illegal, 5.0, link)
     assert report.mismatches == [] and report.false_warnings == []
     assert report.attempts_warned == report.illegal_attempts
     assert table.controller.match.winner() is not None and report.games == 1
@@ -258,17 +265,7 @@ def test_quick_hands_leave_the_game_on_the_board(name: str, noise: float, speed:
     good; the run of legal plays to a board seen whole (``controller.held_chain``) brings the
     controller back.  ``exact``: every play recorded as made (else a play or two the boards
     never told apart may be read otherwise, the game kept)."""
-    from simulator.players import Behaviour
-    from simulator.sensors import NoiseModel
-    from simulator.table import Table
-
-    table = Table(Settings(get_rule_set(name)), seed=seed, noise=NoiseModel.scaled(noise),
-                  behaviour=Behaviour.careless("all", illegal_rate=0.2 if name == "trictrac" or noise == 0 else 1.0,
-                                               speed=speed))
-    try:
-        report = table.play_match()
-    finally:
-        table.close()
+    table, report = careless_table(name, seed, noise, 0.2 if name == "trictrac" or noise == 0 else 1.0, speed)
     assert table.controller.match.winner() is not None and report.games == 1, report.mismatches[:3]
     assert report.attempts_warned == report.illegal_attempts and report.false_warnings == []
     assert report.mismatches == [] if exact else len(report.mismatches) <= 2, report.mismatches
@@ -280,17 +277,8 @@ def test_quick_hands_leave_the_game_on_the_board(name: str, noise: float, speed:
 ])
 def test_tables_at_a_persons_pace_keep_every_play(name: str, noise: float, illegal: float, seed: int) -> None:
     """All careless habits at a person's pace (benchmarks/hand_soak.py --speeds 1): these
-    tables lost the game for good (see test_hand_scenarios for each class)."""
-    from simulator.players import Behaviour
-    from simulator.sensors import NoiseModel
-    from simulator.table import Table
-
-    table = Table(Settings(get_rule_set(name)), seed=seed, noise=NoiseModel.scaled(noise),
-                  behaviour=Behaviour.careless("all", illegal_rate=illegal, speed=1.0))
-    try:
-        report = table.play_match()
-    finally:
-        table.close()
+    tables lost the game for good (a hidden pool counted as full: ``Seen``)."""
+    table, report = careless_table(name, seed, noise, illegal, 1.0)
     assert report.mismatches == [] and report.false_warnings == []
     assert report.attempts_warned == report.illegal_attempts
     assert table.controller.match.winner() is not None and report.games == 1
