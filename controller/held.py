@@ -17,11 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .held_evidence import MAX_TRIED, Evidence, SinceRoll, opponent_bar
-from .seen import HitsShown
 from .rules.reach import MOVER
 from .rules.turn import TurnMap
 from .rules.turn import turn_map as turn_map_for
 from .rules.values import BAR, CHECKERS, Colour, Play, Position, Roll
+from .seen import HitsShown
 from .tracking import BoardReading, Kind, StillMap, Tracker
 
 MAX_TRIED_FAR = 12
@@ -36,7 +36,6 @@ STATES_PER_UNIT = 250
 and the explanations indexed over it, cost in proportion)."""
 MAX_KEPT = 64
 """Following turns and answers kept per turn (the oldest go first)."""
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +59,7 @@ _SETTLED, _IN_HAND, _TRANSIENT = "settled", "in hand", "transient"
 
 def finished_play(
     turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, observed: bool = True,
-    since: SinceRoll | None = None, played_on: bool = False, left: HitsShown | None = None,
+    since: SinceRoll | None = None, played_on: bool = False, seen_hits: HitsShown | None = None,
 ) -> Finished | Undecided | None:
     """The mover's complete play that, followed by the next turns with the held ``rolls``,
     explains ``reading``; None when none does (or the board cannot be read whole).
@@ -79,19 +78,19 @@ def finished_play(
     ``played_on``: no warning stands, so the players threw again over this board believing
     it right: with more than one roll held, a hit the bar never showed may explain it when
     nothing else does and its run settles (a board warned about is being put right).
-    ``left``: what the boards since the mover's roll showed of hits: a later turn of a run
+    ``seen_hits``: what the boards since the mover's roll showed of hits: a later turn of a run
     hits only blots seen leaving their points or reaching the bar or pool."""
     if reading.unreadable or not rolls:
         return None
     board = turn.key(reading)
     memo = _kept(turn)
     asked = ("finished", board, reading.foreign, reading.overfull, rolls, last_legal, observed, turn.lifted_seen,
-             turn.side_seen, since, played_on, left)
+             turn.side_seen, since, played_on, seen_hits)
     if asked in memo:
         return memo[asked]  # type: ignore[return-value]
     budget = [MAX_WORK]
     found = _search(turn, rolls, reading, last_legal, budget, top=observed, since=since, played_on=played_on,
-                    left=left)
+                    seen_hits=seen_hits)
     answer: Finished | Undecided | None = None
     if found is not None:
         kind, key = found
@@ -135,7 +134,7 @@ def explained_from_seen(turn: Tracker, rolls: tuple[Roll, ...], reading: BoardRe
 
 def _search(
     turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, budget: list[int],
-    top: bool = False, since: SinceRoll | None = None, played_on: bool = False, left: HitsShown | None = None,
+    top: bool = False, since: SinceRoll | None = None, played_on: bool = False, seen_hits: HitsShown | None = None,
 ) -> tuple[str, int] | None:
     """(``_SETTLED`` or ``_TRANSIENT``, the mover's complete board that starts the run), or
     None when no run of turns explains the board; for the turn the board was watched in, the
@@ -147,9 +146,9 @@ def _search(
     board = turn.key(reading)
     found = None
     if since is not None or top:
-        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, strict=True, left=left)
+        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, strict=True, seen_hits=seen_hits)
     if found is None:
-        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, left=left)
+        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, seen_hits=seen_hits)
         if (found is not None and found[0] != _SETTLED and top and since is not None
                 and all(reading.visible(colour) == CHECKERS for colour in Colour)):
             # only a doubtful play (a hit no board showed, a blot that moved) explains it, as
@@ -162,7 +161,7 @@ def _search(
         # hit the bar never showed (a late one, its blot entered between two boards) explains
         # a settled board (an illegal move looking so is warned and taken back: rally-hitting
         # 750622518, the next roll thrown while the warned move was being put right)
-        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, lenient=True, left=left)
+        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, lenient=True, seen_hits=seen_hits)
         if found is not None and found[0] != _SETTLED:
             found = None
     if found is not None:
@@ -180,7 +179,7 @@ def _search(
 def _search_from(
     turn: Tracker, turn_map: TurnMap, rolls: tuple[Roll, ...], reading: BoardReading, board: int, last_legal: int,
     budget: list[int], since: SinceRoll | None = None, strict: bool = False, lenient: bool = False,
-    left: HitsShown | None = None,
+    seen_hits: HitsShown | None = None,
 ) -> tuple[str, int] | None:
     """``_search`` for one pass: the plays the board shows as left judged first (``near``),
     then the runs of turns that follow them and the plays the mover has moved on from
@@ -197,7 +196,7 @@ def _search_from(
     hits: list[int] = []
     deeper: list[tuple[int, Tracker, tuple[Roll, ...]]] = []
     for key in near:
-        judged = _judge(turn, key, rolls, reading, budget, left)
+        judged = _judge(turn, key, rolls, reading, budget, seen_hits)
         if judged is None:
             continue
         kind, tracker, rest = judged
@@ -222,7 +221,7 @@ def _search_from(
         # well: the hand may hold that blot, taken from the bar or pool between two boards
         # (the boards to come tell)
         doubtful = [key for key in finished if evidence.doubtful(key)]
-        if not any(_explains(_judge(turn, key, rolls, reading, budget, left)) for key in doubtful[:MAX_TRIED]):
+        if not any(_explains(_judge(turn, key, rolls, reading, budget, seen_hits)) for key in doubtful[:MAX_TRIED]):
             return _SETTLED, in_hand[0]
         return _TRANSIENT, in_hand[0]
     transient: int | None = (in_hand + hits)[0] if in_hand or hits else None
@@ -257,7 +256,7 @@ def _search_from(
         if key in runs:
             tracker, rest = runs[key]
         else:
-            judged = _judge(turn, key, rolls, reading, budget, left)
+            judged = _judge(turn, key, rolls, reading, budget, seen_hits)
             if judged is None:
                 continue
             kind, tracker, rest = judged
@@ -270,7 +269,7 @@ def _search_from(
                 continue
             if not rest:
                 continue
-        found = _search(tracker, rest, reading, tracker.map.start, budget, left=left)
+        found = _search(tracker, rest, reading, tracker.map.start, budget, seen_hits=seen_hits)
         if found is not None:
             if found[0] == _SETTLED:  # a run settled further on decides over hands at work on other runs
                 return (_TRANSIENT, blocking) if blocking is not None else (_SETTLED, key)
@@ -302,12 +301,12 @@ def hit_undone(before: int, after: int) -> bool:
 
 def _judge(
     turn: Tracker, key: int, rolls: tuple[Roll, ...], reading: BoardReading, budget: list[int],
-    left: HitsShown | None = None,
+    seen_hits: HitsShown | None = None,
 ) -> tuple[str | None, Tracker, tuple[Roll, ...]] | None:
     """How the turn that follows the mover's complete board ``key`` sees the board:
     ``_SETTLED``, ``_IN_HAND`` (only its mover's checkers in a hand, none of ours hit on the
     way), ``_TRANSIENT`` or None (wrong there: also when it hits a blot the boards never
-    showed leaving its point, ``left``), with that turn and the rolls left; None when no
+    showed leaving its point, ``seen_hits``), with that turn and the rolls left; None when no
     turn follows or the budget is spent."""
     follower = _follower(turn, key, rolls, budget)
     if follower is None or budget[0] <= 0:
@@ -315,7 +314,7 @@ def _judge(
     budget[0] -= 1
     tracker, rest = follower
     verdict = tracker.judge(reading, tracker.map.start)
-    if left is not None and verdict.key is not None and not _hits_left(tracker, verdict.key, left):
+    if seen_hits is not None and verdict.key is not None and not _hits_seen(tracker, verdict.key, seen_hits):
         return None, tracker, rest
     if verdict.is_legal:
         return _SETTLED, tracker, rest
@@ -333,9 +332,9 @@ def _judge(
     return kinds.get(verdict.kind, _TRANSIENT), tracker, rest
 
 
-def _hits_left(turn: Tracker, key: int, left: HitsShown) -> bool:
+def _hits_seen(turn: Tracker, key: int, seen_hits: HitsShown) -> bool:
     """Did the boards show every blot ``turn``'s play up to ``key`` hit leaving its point, or
-    the bar or pool rising (``left``)?  A checker the turn before put on a point and this one
+    the bar or pool rising (``seen_hits``)?  A checker the turn before put on a point and this one
     hit there, neither seen, never stood there (backgammon, the stateful hands test: Black's
     only play bar/22 and White's 4-1 hitting it read for White's 8/3 moved while Black had
     not moved)."""
@@ -344,7 +343,7 @@ def _hits_left(turn: Tracker, key: int, left: HitsShown) -> bool:
         return True
     before, now = turn_map.sides_of(turn_map.start)[1], turn_map.sides_of(key)[1]
     opponent = turn.mover.opponent
-    return all(left.hit_seen(opponent, point, before[BAR]) for point in range(1, BAR) if now[point] < before[point])
+    return all(seen_hits.hit_seen(opponent, point, before[BAR]) for point in range(1, BAR) if now[point] < before[point])
 
 def _explains(judged: tuple[str | None, Tracker, tuple[Roll, ...]] | None) -> bool:
     """Does a turn judged by ``_judge`` explain the board (settled, a hand at work)?"""

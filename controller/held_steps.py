@@ -180,10 +180,10 @@ class HeldSteps(ControllerState):
         if not isinstance(state, Moving) or not state.held:
             return None
         rolled_at = state.turn.rolled_at
-        left = None if rolled_at == -math.inf else self._seen.hits_shown(rolled_at)
+        seen_hits = None if rolled_at == -math.inf else self._seen.hits_shown(rolled_at)
         finished = finished_play(
             state.turn.tracker, tuple(h.roll for h in state.held), reading, state.last_legal, observed=not cascade,
-            since=self._since_roll(state), played_on=not self._alarm.warning, left=left,
+            since=self._since_roll(state), played_on=not self._alarm.warning, seen_hits=seen_hits,
         )
         if isinstance(finished, Undecided):
             self._alarm.wrong = None
@@ -206,7 +206,7 @@ class HeldSteps(ControllerState):
             return None
         rolls = (state.turn.roll, *(h.roll for h in state.held))
         chain = chain_to(self.settings.rules, self.game.position, rolls, reading.side(WHITE), reading.side(BLACK))
-        if chain is None or not self._hits_seen(state, chain.plays):
+        if chain is None or not self._chain_hits_seen(state, chain.plays):
             return None
         guessed_from = len(self.game.history) if state.guessed_from is None else state.guessed_from
         out = self._follow_chain(time, chain.plays)
@@ -216,10 +216,10 @@ class HeldSteps(ControllerState):
                                guessed_hits=(*state.guessed_hits, *(0,) * len(chain.plays))))
         return out
 
-    def _hits_seen(self, state: Moving, plays: tuple[Play, ...]) -> bool:
+    def _chain_hits_seen(self, state: Moving, plays: tuple[Play, ...]) -> bool:
         """Was every blot ``plays`` hit (the turns from ``state``'s on) seen leaving its point,
         or reaching the bar or pool, since the mover's roll?  A checker a run puts on a point
-        and the next turn hits there never showed on the board otherwise (``held._hits_left``)."""
+        and the next turn hits there never showed on the board otherwise (``held._hits_seen``)."""
         if state.turn.rolled_at == -math.inf:
             return True
         shown, geometry, position = self._seen.hits_shown(state.turn.rolled_at), self.reader.geometry, self.game.position
