@@ -47,6 +47,10 @@ class SinceRoll:
     and no later than a board that showed several zones changed at once
     (``Seen.left_unseen``): boards went unseen after that blot left, and it may have lain
     on the bar or pool and entered again unseen."""
+    never_emptied: int | None = None
+    """A packed board whose opponent's side holds one checker on each point no board since
+    showed empty with its zone read (``Seen.emptied``): a blot hit there left it, if at
+    all, only while a hand hid it; a play hitting blots the boards saw leave goes first."""
 
 
 class Evidence:
@@ -157,6 +161,9 @@ class Evidence:
         """``keys`` with the plays the board showed first: the mover's side seen whole (the
         opponent's side wrong), then the ends of the play seen part made, then the plays
         that hit as many as the bar or pool has shown (a blot taken off before its hitter),
+        then the plays whose hits the boards saw leave their points (a zone read empty, not
+        hidden: rally-hitting 1351440542 at 8x, White's pool/24*/20 with the 24 blot taken
+        off first in full view, read as pool/21*/20 over a blot on 21 only hidden a moment),
         then the plays moving on the checkers last seen in a hand before the mover rolled
         again (``Tracker.lifted_evidence``), then the play first seen whole with a checker
         in a hand after the mover rolled again (``Tracker.complete_after``); among equals
@@ -164,9 +171,12 @@ class Evidence:
         changing follows that run, and a search cut short by its budget tries it first)."""
         turn = self.turn
         side, bar_shown = turn.side_seen, turn.shown.bar_seen
+        hidden = None if self.since is None else self.since.never_emptied
         return sorted(keys, key=lambda key: (side is not None and key & MOVER != side, key not in self.part_made,
-                                             opponent_bar(key) < bar_shown, not self.moves_held(key),
-                                             key != turn.complete_after, key != turn.run_seen))
+                                             opponent_bar(key) < bar_shown,
+                                             hidden is not None and turn.reach.hits_standing(key, hidden),
+                                             not self.moves_held(key), key != turn.complete_after,
+                                             key != turn.run_seen))
 
     def unshown_hit(self, key: int) -> bool:
         """With a complete board seen: does ``key`` go the same way and hit a blot that play

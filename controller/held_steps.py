@@ -106,7 +106,8 @@ class HeldSteps(ControllerState):
         early = (CHECKERS if first is None else
                  self._seen.off_between(opponent, turn.rolled_at, first.thrown - (0.0 if first.exact else ROLL_READ)))
         return SinceRoll(turn.map.key_of(nothing, points), self._seen.bar_shown(opponent, since), hits,
-                         early, turn.map.key_of(nothing, unseen))
+                         early, turn.map.key_of(nothing, unseen),
+                         turn.map.key_of(nothing, self._seen.never_emptied(opponent, since)))
 
     def _hit_just_undone(self, time: float, state: Moving) -> int | None:
         """The complete board with a hit that the board left for the same play unhit less

@@ -57,6 +57,9 @@ class Seen:
     def __init__(self) -> None:
         self.snapshot: BoardSnapshot | None = None
         self._vacated: dict[Colour, list[float]] = {colour: [-math.inf] * (BAR + 1) for colour in Colour}
+        self._emptied: dict[Colour, list[float]] = {colour: [-math.inf] * (BAR + 1) for colour in Colour}
+        """Per colour and point, the last time a board read that point empty of its checkers
+        (its zone not hidden) after one that showed some there."""
         self._held: dict[Colour, list[int]] = {colour: [0] * (BAR + 1) for colour in Colour}
         """Each colour's counts on the last board (a point vacated is one that held some)."""
         self._on_bar: dict[Colour, list[float]] = {colour: [-math.inf] * (CHECKERS + 1) for colour in Colour}
@@ -83,9 +86,12 @@ class Seen:
                 self._jumped = time
         for colour in Colour:
             vacated, held, side = self._vacated[colour], self._held[colour], reading.side(colour)
+            hidden = reading.hidden(colour)
             for point in _POINTS:
                 if held[point] and not side[point]:  # left (or hidden) after holding one
                     vacated[point] = time
+                    if point not in hidden:
+                        self._emptied[colour][point] = time
                 held[point] = side[point]
             on_bar = self._on_bar[colour]
             # (hidden: as many as it may hold, every checker of the colour not seen elsewhere;
@@ -165,6 +171,12 @@ class Seen:
                 return
             if time <= until:
                 yield time, reading
+
+    def never_emptied(self, colour: Colour, since: float) -> tuple[int, ...]:
+        """``colour``'s 26 counts with 1 on each of its points 1-24 that no board since
+        ``since`` read empty of its checkers after one with some (a hidden zone is not read)."""
+        emptied = self._emptied[colour]
+        return tuple(1 if point in _POINTS and emptied[point] < since else 0 for point in range(BAR + 1))
 
     def standing(self, colour: Colour, since: float) -> tuple[int, ...]:
         """``colour``'s 26 counts with 1 on each point the last board shows holding some of

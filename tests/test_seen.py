@@ -142,3 +142,23 @@ def test_a_point_left_before_a_board_with_several_zones_changed_at_once_may_hide
     board = BoardSnapshot.from_zones(again)
     seen.note(board, READER.read(board), 6.0)
     assert unseen(0.5) == {22}
+
+
+def test_a_point_read_empty_is_emptied_a_hidden_one_is_not() -> None:
+    """``Seen.never_emptied``: the points no board since a time read empty of a colour's
+    checkers after one with some; a zone only hidden was not read (a play hitting blots
+    the boards saw leave is tried before one hitting a blot only hidden a moment:
+    rally-hitting 1351440542 at 8x)."""
+    seen = Seen()
+    reading = READER.position_reading(START)
+    snapshot = READER.snapshot_of(START)
+    seen.note(snapshot, reading, 1.0)
+    seen.note(snapshot, _without(reading, Colour.BLACK, 22), 2.0)  # the blot lifted in full view
+    zone = READER.zone_of(Colour.BLACK, 21)
+    hidden = _without(reading, Colour.BLACK, 21, hidden=(zone,))
+    seen.note(snapshot, BoardReading(hidden.white, hidden.black, hidden.unreadable, hidden_black=(21,)), 3.0)
+    seen.note(snapshot, reading, 4.0)
+    never = seen.never_emptied(Colour.BLACK, 1.5)
+    assert never[22] == 0 and never[21] == 1 and never[13] == 1 and never[0] == never[25] == 0
+    assert seen.hits_shown(1.5).left[1] >> 21 & 1  # (left or hidden: a hit may have been)
+    assert seen.never_emptied(Colour.BLACK, 2.5)[22] == 1  # not since then
