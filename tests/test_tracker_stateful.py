@@ -364,8 +364,8 @@ class Account:
                 # the play stands on the board; only the next player, rolled already, may be at
                 # work (its hits sending checkers of the play to the bar or pool)
                 next_at_work = bool(self.thrown) and self.counts is not None
-                shows_play = next_at_work and shows_play_since_hit(
-                    rules.name, self.position.turn, self.counts, after)  # type: ignore[arg-type]
+                shows_play = next_at_work and (shows_play_since_hit(
+                    rules.name, self.position.turn, self.counts, after) or self._mover_again(after))  # type: ignore[arg-type]
                 assert self.shown == sides(after) or shows_play, "the turn was recorded while the board showed another position"
             self.position = after
             self.roll = None
@@ -382,6 +382,16 @@ class Account:
             self.position = rules.start_position()
         else:
             raise AssertionError(f"unexpected journal entry {entry}")
+
+    def _mover_again(self, after: Position) -> bool:
+        """The next player's roll (thrown already) passes after the play: does the board show
+        a legal board of the mover's own next turn, its roll thrown too, begun on the play?"""
+        if len(self.thrown) < 2 or self.shown is None:
+            return False
+        if any(self.rules.legal_plays(after, Roll(*self.thrown[0]))):
+            return False
+        again = after.with_turn(after.turn.opponent)
+        return self.shown in turn_states(self.rules.name, again, Roll(*self.thrown[1])).states
 
     def check_verdict(self, controller: Controller) -> None:
         """Invariant 2: a LEGAL or COMPLETE verdict means a legal board of the turn."""
