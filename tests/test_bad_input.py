@@ -717,6 +717,9 @@ def test_a_journal_or_records_folder_without_write_permission(capsys: pytest.Cap
     import shutil
     import tempfile
 
+    import encodings.cp437  # noqa: F401  (the engine's weights are read through these: Python
+    import importlib.readers  # noqa: F401  itself may live where nobody may read, /root/.pyenv)
+    import controller.engine  # noqa: F401
     import controller.journal  # noqa: F401  (imported before giving up root)
     import controller.runner  # noqa: F401
     import simulator.table  # noqa: F401
