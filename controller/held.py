@@ -20,7 +20,7 @@ from .held_evidence import MAX_TRIED, Evidence, SinceRoll, opponent_bar
 from .rules.reach import MOVER
 from .rules.turn import TurnMap
 from .rules.turn import turn_map as turn_map_for
-from .rules.values import BAR, CHECKERS, Colour, Play, Position, Roll
+from .rules.values import CHECKERS, Colour, Play, Position, Roll
 from .seen import HitsShown
 from .tracking import BoardReading, Kind, StillMap, Tracker
 
@@ -146,7 +146,8 @@ def _search(
     board = turn.key(reading)
     found = None
     if since is not None or top:
-        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, strict=True, seen_hits=seen_hits)
+        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, strict=True,
+                             seen_hits=seen_hits)
     if found is None:
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, seen_hits=seen_hits)
         if (found is not None and found[0] != _SETTLED and top and since is not None
@@ -161,7 +162,8 @@ def _search(
         # hit the bar never showed (a late one, its blot entered between two boards) explains
         # a settled board (an illegal move looking so is warned and taken back: rally-hitting
         # 750622518, the next roll thrown while the warned move was being put right)
-        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, lenient=True, seen_hits=seen_hits)
+        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, lenient=True,
+                             seen_hits=seen_hits)
         if found is not None and found[0] != _SETTLED:
             found = None
     if found is not None:
@@ -334,16 +336,15 @@ def _judge(
 
 def _hits_seen(turn: Tracker, key: int, seen_hits: HitsShown) -> bool:
     """Did the boards show every blot ``turn``'s play up to ``key`` hit leaving its point, or
-    the bar or pool rising (``seen_hits``)?  A checker the turn before put on a point and this one
-    hit there, neither seen, never stood there (backgammon, the stateful hands test: Black's
+    the bar or pool rising (``seen_hits``)?  A checker the turn before put on a point and this
+    one hit there, neither seen, never stood there (backgammon, the stateful hands test: Black's
     only play bar/22 and White's 4-1 hitting it read for White's 8/3 moved while Black had
     not moved)."""
     turn_map = turn.map
     if not isinstance(turn_map, TurnMap) or not _hits_made(turn_map, key):
         return True
-    before, now = turn_map.sides_of(turn_map.start)[1], turn_map.sides_of(key)[1]
-    opponent = turn.mover.opponent
-    return all(seen_hits.hit_seen(opponent, point, before[BAR]) for point in range(1, BAR) if now[point] < before[point])
+    return seen_hits.hits_seen(turn.mover.opponent, turn_map.sides_of(turn_map.start)[1], turn_map.sides_of(key)[1])
+
 
 def _explains(judged: tuple[str | None, Tracker, tuple[Roll, ...]] | None) -> bool:
     """Does a turn judged by ``_judge`` explain the board (settled, a hand at work)?"""

@@ -14,7 +14,7 @@ from .held import Finished, SinceRoll, Undecided, finished_play, hit_undone, hit
 from .held_chain import chain_to
 from .phases import HeldRoll, Moving
 from .rules.reach import MOVER
-from .rules.values import BAR, BLACK, CHECKERS, WHITE, Colour
+from .rules.values import BLACK, CHECKERS, WHITE, Colour
 from .steps_base import ControllerState
 from .tracking import Kind
 from .transitions import UndeclaredTransition
@@ -220,17 +220,17 @@ class HeldSteps(ControllerState):
     def _chain_hits_seen(self, state: Moving, plays: tuple[Play, ...]) -> bool:
         """Was every blot ``plays`` hit (the turns from ``state``'s on) seen leaving its point,
         or reaching the bar or pool, since the mover's roll?  A checker a run puts on a point
-        and the next turn hits there never showed on the board otherwise (``held._hits_seen``)."""
+        and the next turn hits there never showed on the board otherwise (as in the held
+        search's runs: ``HitsShown.hits_seen``)."""
         if state.turn.rolled_at == -math.inf:
             return True
-        shown, geometry, position = self._seen.hits_shown(state.turn.rolled_at), self.reader.geometry, self.game.position
+        shown, position = self._seen.hits_shown(state.turn.rolled_at), self.game.position
         for play in plays:
-            colour, opponent = position.turn, position.turn.opponent
-            bar = position.side(opponent)[BAR]
-            if any(move.hit and not shown.hit_seen(opponent, geometry.same_point(colour, move.to), bar)
-                   for move in play.moves):
+            after = self.settings.rules.apply(position, play)
+            opponent = position.turn.opponent
+            if not shown.hits_seen(opponent, position.side(opponent), after.side(opponent)):
                 return False
-            position = self.settings.rules.apply(position, play)
+            position = after
         return True
 
     def _follow_chain(self, time: float, plays: tuple[Play, ...]) -> Output | None:

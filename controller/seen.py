@@ -49,6 +49,12 @@ class HitsShown:
         i = 0 if colour is Colour.WHITE else 1
         return bool(self.jumped or self.left[i] >> point & 1 or self.rose[i] >> bar & 1)
 
+    def hits_seen(self, colour: Colour, before: tuple[int, ...], after: tuple[int, ...]) -> bool:
+        """Was every blot of ``colour`` that a play taking its side from ``before`` to ``after``
+        (26 counts each) hit seen, or may it have been (``hit_seen``)?"""
+        return all(self.hit_seen(colour, point, before[BAR])
+                   for point in range(1, BAR) if after[point] < before[point])
+
 
 class Seen:
     """The last snapshot, and the last time each colour's points 1-24 showed none of its

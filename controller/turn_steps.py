@@ -7,8 +7,8 @@ uses the controller's state and output (declared below; this module never import
 from __future__ import annotations
 
 import math
-from itertools import islice
 from dataclasses import replace
+from itertools import islice
 from typing import TYPE_CHECKING, cast
 
 from hal.interfaces import LightFrame, Sound
@@ -40,10 +40,10 @@ SETUP_ROLL_KEPT = 3.0
 """Seconds the opening throw is kept while the board is nearly set up (no reading yet, or a
 checker or two still in hand or on their way): a board set up within them opens with it."""
 NEARLY_SET_UP = 2
+"""Checkers at most off their start points for a throw to be kept (``SETUP_ROLL_KEPT``)."""
 BOARDS_LOOKED = 64
 """The boards between a roll and the next looked at, the latest first, for the turn before
 short of its play (a few seconds of a busy hand; a bound on one event's work)."""
-"""Checkers at most off their start points for a throw to be kept (``SETUP_ROLL_KEPT``)."""
 
 
 class TrackerError(RuntimeError):
@@ -209,7 +209,7 @@ class TurnSteps(ControllerState):
         turn, read as made after its 1-1, Black's boards all wrong and its 19/18 recorded as
         a whole play with two entries and a hit)."""
         tracker, since, before, taken = turn.tracker, rolled_at, None, False
-        for when, reading in islice(self._seen.whole_between(rolled_at, thrown), BOARDS_LOOKED):  # the latest first
+        for when, reading in islice(self._seen.whole_between(rolled_at, thrown), BOARDS_LOOKED):  # latest first
             if previous is not None and previous.tracker.short_of_play(reading):
                 since, before = when, (before if taken else turn.map.start)
                 break
