@@ -719,10 +719,17 @@ def test_a_journal_or_records_folder_without_write_permission(capsys: pytest.Cap
 
     import encodings.cp437  # noqa: F401  (the engine's weights are read through these: Python
     import importlib.readers  # noqa: F401  itself may live where nobody may read, /root/.pyenv)
-    import controller.engine  # noqa: F401
-    import controller.journal  # noqa: F401  (imported before giving up root)
-    import controller.runner  # noqa: F401
-    import simulator.table  # noqa: F401
+    import importlib
+    import pkgutil
+
+    import controller
+    import simulator
+
+    # every module of ours imported before giving up root: a checkout in a private folder
+    # (a fresh clone under mktemp -d) is one nobody may read
+    for package in (controller, simulator):
+        for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            importlib.import_module(module.name)
 
     base = Path(tempfile.mkdtemp(prefix="trictrac-locked-"))
     base.chmod(0o755)
