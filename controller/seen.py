@@ -39,15 +39,21 @@ class HitsShown:
 
     left: tuple[int, int]
     rose: tuple[int, int]
-    jumped: bool = False
-    """A board showed ``JUMP`` or more zones changed at once: boards went unseen between,
-    and a blot may have come and gone in them (quick hands), so every hit may have been."""
+    jumped: tuple[int, int] = (0, 0)
+    """Per colour, its points (bit ``p``, the bar or pool bit 25) whose count changed on a
+    board that showed ``JUMP`` or more zones changed at once: boards went unseen between, and
+    a blot may have come there and been hit in them (quick hands), or been hit and carried to
+    its bar or pool unseen.  (A blot no jump touched, nor its bar or pool, was not: the
+    stateful hands test, rally-hitting, a put-back of many checkers at once read as White's
+    checker entered on 22 and hit there again, its pool and the point the same on every board.)"""
 
     def hit_seen(self, colour: Colour, point: int, bar: int) -> bool:
         """Was a blot of ``colour`` hit on its ``point``, its bar or pool holding ``bar`` before,
-        seen (or may it have been): its point left, or its bar or pool rising above ``bar``?"""
+        seen (or may it have been): its point left, or its bar or pool rising above ``bar``,
+        or either changed across boards gone unseen?"""
         i = 0 if colour is Colour.WHITE else 1
-        return bool(self.jumped or self.left[i] >> point & 1 or self.rose[i] >> bar & 1)
+        return bool(self.left[i] >> point & 1 or self.rose[i] >> bar & 1 or self.jumped[i] >> point & 1
+                    or self.jumped[i] >> BAR & 1)
 
     def hits_seen(self, colour: Colour, before: tuple[int, ...], after: tuple[int, ...]) -> bool:
         """Was every blot of ``colour`` that a play taking its side from ``before`` to ``after``
@@ -80,6 +86,9 @@ class Seen:
         """The recent whole boards (no zone hidden) with their times."""
         self._jumped = -math.inf
         """The last time a board showed ``JUMP`` or more zones changed from the one before."""
+        self._jump_changed: dict[Colour, list[float]] = {colour: [-math.inf] * (BAR + 1) for colour in Colour}
+        """Per colour and point (the bar or pool too), the last time such a board changed its count."""
+        self._reading: BoardReading | None = None
 
     def note(self, snapshot: BoardSnapshot, reading: BoardReading, time: float) -> None:
         """A snapshot read at ``time``: points empty (or unreadable) after holding a checker
@@ -90,6 +99,13 @@ class Seen:
                           if before != now and before is not None and now is not None)
             if changed >= JUMP:
                 self._jumped = time
+                if self._reading is not None:
+                    for colour in Colour:
+                        before, now, marks = self._reading.side(colour), reading.side(colour), self._jump_changed[colour]
+                        for point in range(1, BAR + 1):
+                            if before[point] != now[point]:
+                                marks[point] = time
+        self._reading = reading
         for colour in Colour:
             vacated, held, side = self._vacated[colour], self._held[colour], reading.side(colour)
             hidden = reading.hidden(colour)
@@ -137,7 +153,9 @@ class Seen:
                     bits |= (1 << shown) - (1 << lowest)  # it rose above lowest .. shown - 1
                 lowest = shown if lowest is None or time <= since else min(lowest, shown)
             rose.append(bits)
-        return HitsShown((left[0], left[1]), (rose[0], rose[1]), self._jumped >= since)
+        jumped = tuple(sum(1 << point for point in range(1, BAR + 1) if self._jump_changed[colour][point] >= since)
+                       for colour in Colour)
+        return HitsShown((left[0], left[1]), (rose[0], rose[1]), (jumped[0], jumped[1]))
 
     def bar_shown(self, colour: Colour, since: float) -> int:
         """The most of ``colour``'s checkers its bar or pool showed on a board since ``since``

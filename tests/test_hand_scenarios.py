@@ -1429,3 +1429,58 @@ def test_a_run_of_turns_hits_no_checker_the_board_never_showed() -> None:
     assert recorded(s) == [], recorded(s)
     assert s.warnings() >= 1 and s.message.startswith("Illegal"), s.message
 
+
+
+def test_checkers_put_back_at_once_hide_no_hit_of_a_run() -> None:
+    """Found by the stateful hands test (rally-hitting).  White, nine in the pool, must enter
+    with its 2-3, but hands lifted checkers of both sides, Black threw 3-3 and then White 1-1,
+    and every checker came back in one board with White's 18/16 17/14 (illegal: entering is
+    compulsory).  Boards gone unseen were taken to allow any hit, and a run read White's
+    16/14 pool/22*, Black's 3-3 entering on 22 to hit back, and White's 1-1 hitting again,
+    the board's pools and Black's 22 unchanged throughout: the illegal play recorded.  A blot
+    may be hit unseen only where such a board changed its count or its pool's."""
+    start = pos({2: 1, 16: 1, 17: 1, 18: 1, 24: 2}, {3: 1, 5: 1, 10: 1, 19: 1, 20: 3, 22: 1, 23: 1},
+                white_bar=9, black_bar=6)
+    s = scene("rally-hitting", start=start)
+    s.set_position(start)
+    s.throw(6, 1)  # the opening: White first
+    s.advance(0.1)
+    s.throw(2, 3)
+    s.advance(0.1)
+    lifted = [(W, 2), (B, 3), (B, 20), (B, 5), (B, 10), (W, 24), (W, 24), (B, 23)]
+    for colour, point in lifted[:3]:
+        s.lift(s.zone(colour, point), colour, 0.1)
+    s.throw(3, 3)  # Black's roll, White not having moved
+    for colour, point in lifted[3:]:
+        s.lift(s.zone(colour, point), colour, 0.1)
+    s.throw(1, 1)  # and White's next
+    for colour, point in lifted:  # all put back between two scans
+        s.place(s.zone(colour, point), colour, 0.0)
+    s.move(s.zone(W, 18), s.zone(W, 16), W, 0.1)
+    s.move(s.zone(W, 17), s.zone(W, 14), W)
+    s.advance(LOOK)
+    assert recorded(s) == [], recorded(s)
+    assert s.warnings() >= 1 and s.message.startswith("Illegal"), s.message
+
+
+def test_a_turn_in_the_middle_of_a_run_hits_no_checker_the_board_never_showed() -> None:
+    """Rally-hitting: White moves pool/19 20/15 with a 3-1 (illegal) while Black, its 2-1
+    thrown, moves 23/21 pool/24, and White throws 6-5.  A run of three turns makes that
+    board: White's pool/22/21, Black's 23/21* sending it back to the pool, White's pool/19
+    20/15; but no board showed a White checker on 21 nor White's pool rising.  Every turn of
+    a run, not only its last, hits only blots the boards showed leaving."""
+    start = pos({20: 1, 15: 1}, {23: 1, 16: 1}, white_bar=13, black_bar=13)
+    s = scene("rally-hitting", start=start)
+    s.set_position(start)
+    s.throw(6, 1)  # the opening: White first
+    s.advance(0.1)
+    s.throw(3, 1)
+    s.throw(2, 1)  # Black's roll, held
+    s.move(s.zone(W, 25), s.zone(W, 19), W)
+    s.move(s.zone(W, 20), s.zone(W, 15), W)
+    s.move(s.zone(B, 23), s.zone(B, 21), B)
+    s.move(s.zone(B, 25), s.zone(B, 24), B)
+    s.throw(6, 5)  # White's next roll
+    s.advance(LOOK)
+    assert recorded(s) == [], recorded(s)
+    assert s.warnings() >= 1 and s.message.startswith("Illegal"), s.message
