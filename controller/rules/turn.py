@@ -8,25 +8,13 @@ so any order of the same moves is accepted.
 
 from __future__ import annotations
 
-from itertools import combinations_with_replacement
-from typing import Iterable, Mapping
+from typing import Iterable
 
 from . import state as st
 from .base import RuleSet
-from .turn_plays import Dice, Expansion, PlayPaths
+from .turn_graph import DICE_LEFT, Node, generate
+from .turn_plays import PlayPaths
 from .values import IllegalPlayError, Move, Play, Point, Position, Roll
-
-Node = tuple[int, tuple[int, ...]]
-"""A packed board and the dice still to play (sorted, high first)."""
-DICE_LEFT: dict[Dice, Dice] = {
-    dice: dice for n in range(5) for dice in combinations_with_replacement(range(6, 0, -1), n)
-}
-"""Every dice-left tuple a turn names (high first), made once and shared: a tuple of ints the
-collector has looked at once is untracked, and a dict holding only untracked keys and values
-is never walked, so a turn's dicts of boards (thousands for a double) cost no collection."""
-Level = dict[int, Dice]
-"""The boards of one level of a turn, each with the dice left (the same for all): a level
-whose boards all lead to a legal play is its own set of good nodes, shared, not copied."""
 
 
 class TurnInProgress:
@@ -150,70 +138,20 @@ class TurnMap:
         self.roll = roll
         self.mover = position.turn
         limit = rules.entry_limit(roll)
-        min_bar = self._min_bar = -1 if limit is None else ((start >> st.BAR_SHIFT) & 15) - limit
-        all_dice = DICE_LEFT[tuple(sorted(roll.dice, reverse=True))]
-        self.start_node: Node = (start, all_dice)
-        # One generation gives everything: level by level, every node's successors (a whole
-        # level in one call, kept as keys; the moves are named only when asked for), then the
-        # plays the dice-usage rules allow (as ``RuleSet.final_plays`` decides them), then
-        # which nodes lead to one.  A node is a board and the dice left; the dice left name
-        # its level, so each level is kept as {dice left: {board: None}} in the order found.
-        expand = rules.successors_of
-        # the last die from a board still showing the start's pool: only an entry may complete the play
-        enter_only = ((start >> st.BAR_SHIFT) & 15 if rules.ENTRY_COMPULSORY else 0) or -1
-        raw: dict[Dice, list[Expansion]] = {}
-        levels: list[list[tuple[Dice, Level]]] = [[(all_dice, {start: all_dice})]]
-        for _ in all_dice:
-            bands: dict[Dice, Level] = {}
-            for rest, boards in levels[-1]:
-                groups = raw[rest] = []
-                for i, die in enumerate(rest):
-                    if i and rest[i - 1] == die:
-                        continue
-                    after = DICE_LEFT[rest[:i] + rest[i + 1:]]
-                    starts, reached = expand(boards, die, min_bar, -1 if after else enter_only)
-                    groups.append(Expansion(die, after, boards, starts, reached))
-                    band = bands.get(after)
-                    if band is None:
-                        bands[after] = dict.fromkeys(reached, after)
-                    else:
-                        band.update(dict.fromkeys(reached, after))
-            found = [(rest, boards) for rest, boards in bands.items() if boards]
-            if not found:
-                break
-            levels.append(found)
-        used, finals = self._finals_of(levels, roll)
-        self.dice_to_use = used
-        self._final_keys = finals
+        self._min_bar = -1 if limit is None else ((start >> st.BAR_SHIFT) & 15) - limit
+        self.start_node: Node = (start, DICE_LEFT[tuple(sorted(roll.dice, reverse=True))])
+        graph = generate(rules, start, roll, self._min_bar)  # (``controller.rules.turn_graph``)
+        self.dice_to_use = graph.dice_to_use
+        self._final_keys, self._raw, self._good = graph.finals, graph.raw, graph.good
+        self._where, self._more = graph.where, graph.more
+        """Every legal board with the dice left the first time it is met, and the rare boards
+        met again with other dice left (bearing off by a higher die)."""
         self._paths: PlayPaths | None = None
         """The legal play to each complete board, found when first asked for."""
         self._short: frozenset[int] | None = None
-        self._ends: dict[int, tuple[Play, int]] = {}
-        """The plays ``play_to`` gave (by id, each kept alive) with their complete boards:
-        ``end_of`` of such a play, at the end of the turn, need not walk the map."""
-        self._raw = {rest: raw[rest] for level in levels[:used] for rest, _ in level}
-        """Every node's successors, for the levels before the last: {dice left: [each die
-        played from the level]}."""
-        self._good = self._good_of(levels, used, finals, raw)
-        """The nodes that reach a legal play, level by level: {dice left: {board: dice left}}."""
         self._edges: dict[Node, list[tuple[Move, Node]]] = {}
         """``children`` of the nodes asked about so far."""
         self._good_edges: dict[Node, list[tuple[Move, Node]]] = {}
-        self._where: dict[int, Dice] = {}
-        """Every legal board with the dice left the first (fewest dice used) time it is met."""
-        self._more: dict[int, list[Node]] = {}
-        """The rare boards met again with other dice left (bearing off by a higher die)."""
-        where = self._where
-        for level in levels[:used + 1]:  # level by level: ``states()`` lists the fewest dice used first
-            for rest, _ in level:
-                kept = self._good.get(rest)
-                if not kept:
-                    continue
-                size = len(where)
-                where.update(kept)
-                if len(where) != size + len(kept):  # a board met before: keep its first dice left
-                    self._remeet(levels, used)
-                    return
 
     def for_roll(self, roll: Roll) -> TurnMap:
         """This map for the same dice thrown in another order: the boards, moves and
@@ -224,88 +162,8 @@ class TurnMap:
         if sorted(roll.dice) != sorted(self.roll.dice):
             raise ValueError(f"{roll} is not {self.roll} in another order")
         other = object.__new__(TurnMap)
-        other.__dict__.update(self.__dict__, roll=roll, _paths=None, _ends={})
+        other.__dict__.update(self.__dict__, roll=roll, _paths=None)
         return other
-
-    def _remeet(self, levels: list[list[tuple[Dice, Level]]], used: int) -> None:
-        """``_where`` and ``_more`` built node by node, for a turn that meets a board twice."""
-        where, more = self._where, self._more
-        where.clear()
-        for level in levels[:used + 1]:
-            for rest, _ in level:
-                for board in self._good.get(rest, ()):
-                    if board in where:
-                        more.setdefault(board, []).append((board, rest))
-                    else:
-                        where[board] = rest
-
-    def _good_of(
-        self, levels: list[list[tuple[Dice, Level]]], used: int, finals: Mapping[int, object],
-        raw: dict[Dice, list[Expansion]],
-    ) -> dict[Dice, dict[int, Dice]]:
-        """The nodes that reach a legal play: the last level's finals, then back up level by
-        level (a board is good when one of its moves leaves a good board)."""
-        good: dict[Dice, dict[int, Dice]] = {}
-        if not finals:
-            return good
-        last = levels[used]
-        for rest, boards in last:
-            if len(finals) == len(boards) and len(last) == 1:
-                good[rest] = boards
-            else:
-                good[rest] = dict.fromkeys([board for board in boards if board in finals], rest)
-        sizes = {rest: len(boards) for level in levels for rest, boards in level}
-        for level in reversed(levels[:used]):
-            for rest, boards in level:
-                groups = raw[rest]
-                if len(groups) == 1:
-                    group = groups[0]
-                    reached = good.get(group.after)
-                    if not reached:
-                        kept: list[int] = []
-                    elif len(reached) == sizes[group.after]:  # every board one die on is good
-                        starts = group.starts
-                        if len(set(starts)) == len(starts):  # and every board has a move: all are
-                            good[rest] = boards
-                            continue
-                        kept = [board for board, first, end in group.spans() if first != end]
-                    else:
-                        disjoint, keys = reached.keys().isdisjoint, group.reached
-                        kept = [board for board, first, end in group.spans() if not disjoint(keys[first:end])]
-                else:
-                    kept = [
-                        board for board in boards
-                        if any(good.get(group.after) and not good[group.after].keys().isdisjoint(group.leaves(board))
-                               for group in groups)
-                    ]
-                good[rest] = dict.fromkeys(kept, rest)
-        return good
-
-    def _finals_of(
-        self, levels: list[list[tuple[Dice, Level]]], roll: Roll
-    ) -> tuple[int, Mapping[int, object]]:
-        """The dice the turn must use and the boards that complete a legal play, exactly as
-        ``RuleSet.final_plays`` finds them (most dice, ``play_allowed``, the higher die)."""
-        rules, start = self.rules, self.start
-        deepest = len(levels) - 1
-        if roll.is_double or deepest == 2:
-            for used in range(deepest, 0, -1):
-                (_, boards), = levels[used]
-                finals = boards if not rules.PLAY_BANS else dict.fromkeys(rules.allowed_ends(start, boards))
-                if finals:
-                    return used, finals
-                if not roll.is_double:
-                    break
-            if roll.is_double:
-                return 0, {}
-        if deepest == 0:
-            return 0, {}
-        high = roll.high
-        singles = [(rest, rules.allowed_ends(start, boards)) for rest, boards in levels[1]]
-        if any(rest[0] != high and kept for rest, kept in singles):  # a play of the higher die (the lower one left)
-            singles = [(rest, kept) for rest, kept in singles if rest[0] != high]
-        finals = {board: None for _, kept in singles for board in kept}
-        return (1, finals) if finals else (0, {})
 
     def _children(self, node: Node) -> list[tuple[Move, Node]]:
         """Every move from ``node`` with the node it leaves, generated afresh."""
@@ -372,9 +230,7 @@ class TurnMap:
         """The legal play leading to a complete board."""
         if key not in self._final_keys:
             raise IllegalPlayError("this board does not show a complete legal play")
-        play = self._play_paths().play_to(key)
-        self._ends[id(play)] = (play, key)
-        return play
+        return self._play_paths().play_to(key)
 
     def _play_paths(self) -> PlayPaths:
         if self._paths is None:
@@ -387,9 +243,9 @@ class TurnMap:
         """The complete board ``play`` leaves if it is a legal play of this turn (its moves in
         any order, each matched by origin, destination and die), else None; the start for
         the empty play of a turn that passes."""
-        known = self._ends.get(id(play))
-        if known is not None and known[0] is play:  # a play this map gave: its board is known
-            return known[1]
+        known = None if self._paths is None else self._paths.end_given(play)
+        if known is not None:  # a play this map gave: its board is known
+            return known
         node = self.start_node
         for move in play.moves:  # every board on the way to a legal play leads to one
             for made, child in self.good_children(node):

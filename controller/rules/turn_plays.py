@@ -54,15 +54,25 @@ class PlayPaths:
         self.dice: Dice = tuple(sorted(roll.dice, reverse=True))
         self._all: dict[int, Play] | None = None
         self._one: dict[int, Play] = {}
+        self._ends: dict[int, tuple[Play, int]] = {}
+        """The plays ``play_to`` gave (by id, each kept alive) with their complete boards:
+        ``end_given`` of such a play, at the end of the turn, need not walk the map."""
 
     def play_to(self, key: int) -> Play:
         """The play to complete board ``key`` (found alone unless all are known)."""
         if self._all is not None:
-            return self._all[key]
-        found = self._one.get(key)
-        if found is None:
-            found = self._one[key] = Play(self._path_to(key))
+            found = self._all[key]
+        else:
+            found = self._one.get(key)
+            if found is None:
+                found = self._one[key] = Play(self._path_to(key))
+        self._ends[id(found)] = (found, key)
         return found
+
+    def end_given(self, play: Play) -> int | None:
+        """The complete board of ``play`` if ``play_to`` gave this very play, else None."""
+        known = self._ends.get(id(play))
+        return known[1] if known is not None and known[0] is play else None
 
     def all(self) -> dict[int, Play]:
         """Every complete board with its play, in ``RuleSet.final_plays``'s order."""
