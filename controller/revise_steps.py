@@ -96,7 +96,11 @@ class ReviseSteps(ControllerState):
         run of turns explains the board settled.  Trictrac 1150434512 (noise 7.5): White's
         9/3*/off, the blot hit and entered again before any board showed it off, read as
         9/4/off; Black played the rest of its 6-3, the board showed it one die short, White
-        threw, and the game was lost."""
+        threw, and the game was lost.  Asked at the grace time, and (``board_steps``) at once
+        for a wrong board no held run explains: quick hands seldom leave a wrong board
+        standing (trictrac 1351440543 at 8x: Black's 6/3*/2, White's blot taken after its
+        roll and entered on its point, read as 6/5/2; fourteen rolls held before a wrong
+        board stood, the game lost)."""
         if not state.held or state.held[0].over is not None or state.turn.map.is_complete(state.last_legal):
             return None
         history = self.game.history
