@@ -135,13 +135,11 @@ def explained_from_seen(turn: Tracker, rolls: tuple[Roll, ...], reading: BoardRe
 def _search(
     turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, budget: list[int],
     top: bool = False, since: SinceRoll | None = None, played_on: bool = False, seen_hits: HitsShown | None = None,
-    in_run: bool = False,
 ) -> tuple[str, int] | None:
     """(``_SETTLED`` or ``_TRANSIENT``, the mover's complete board that starts the run), or
     None when no run of turns explains the board; for the turn the board was watched in, the
     plays hitting fewer blots than its bar or pool showed, or (``since``) a blot that never
-    left its point, are tried only when no other play explains it.  ``in_run``: a later turn
-    of a run, whose complete plays hit only blots ``seen_hits`` showed leaving."""
+    left its point, are tried only when no other play explains it."""
     turn_map = turn.map
     if not isinstance(turn_map, TurnMap):
         return None
@@ -151,8 +149,7 @@ def _search(
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, strict=True,
                              seen_hits=seen_hits)
     if found is None:
-        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, seen_hits=seen_hits,
-                             in_run=in_run)
+        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, seen_hits=seen_hits)
         if (found is not None and found[0] != _SETTLED and top and since is not None
                 and all(reading.visible(colour) == CHECKERS for colour in Colour)):
             # only a doubtful play (a hit no board showed, a blot that moved) explains it, as
@@ -184,7 +181,7 @@ def _search(
 def _search_from(
     turn: Tracker, turn_map: TurnMap, rolls: tuple[Roll, ...], reading: BoardReading, board: int, last_legal: int,
     budget: list[int], since: SinceRoll | None = None, strict: bool = False, lenient: bool = False,
-    seen_hits: HitsShown | None = None, in_run: bool = False,
+    seen_hits: HitsShown | None = None,
 ) -> tuple[str, int] | None:
     """``_search`` for one pass: the plays the board shows as left judged first (``near``),
     then the runs of turns that follow them and the plays the mover has moved on from
@@ -196,12 +193,6 @@ def _search_from(
     # turn may show them settled; the complete board last seen first of all
     finished = reach.finished_before(board, later, mover_later=False)
     near = evidence.near(finished)
-    if in_run and seen_hits is not None:
-        # a checker the turn before put on a point and this one hit there never stood there
-        # unseen: a blot a later turn hits was seen leaving (the stateful hands test,
-        # rally-hitting: White's 18/16 17/14 read as 16/14 pool/22* and Black's 3-3 entering
-        # on 22 to hit back, Black's blot on 22 and White's pool unchanged on every board)
-        near = [key for key in near if _hits_seen(turn, key, seen_hits)]
     settled: list[int] = []
     in_hand: list[int] = []
     hits: list[int] = []
@@ -240,8 +231,8 @@ def _search_from(
     # then the board further on: each of those plays, then the plays the mover has moved on
     # from since (with rolls held for a later turn of the mover), one run at a time
     far = reach.finished_before(board, later, mover_later=True, lifted=turn.lifted_evidence()) if len(rolls) > 1 else []
-    far = evidence.shown_first([key for key in far if not evidence.unshown_hit(key) and evidence.keeps_hits(key)
-                                and (not in_run or seen_hits is None or _hits_seen(turn, key, seen_hits))])[:MAX_TRIED_FAR]
+    far = evidence.shown_first([key for key in far if not evidence.unshown_hit(key)
+                                and evidence.keeps_hits(key)])[:MAX_TRIED_FAR]
     tried = set(near)
     runs = {key: (tracker, rest) for key, tracker, rest in deeper}
     # (the evidence's order over both: a play the board shows as left but for a checker in a
@@ -280,7 +271,7 @@ def _search_from(
                 continue
             if not rest:
                 continue
-        found = _search(tracker, rest, reading, tracker.map.start, budget, seen_hits=seen_hits, in_run=True)
+        found = _search(tracker, rest, reading, tracker.map.start, budget, seen_hits=seen_hits)
         if found is not None:
             if found[0] == _SETTLED:  # a run settled further on decides over hands at work on other runs
                 return (_TRANSIENT, blocking) if blocking is not None else (_SETTLED, key)

@@ -26,8 +26,9 @@ _POINTS = range(1, BAR)
 BAR_KEPT = 512
 """Boards whose bar or pool counts are kept (``bar_between``): a few dozen seconds of them."""
 JUMP = 3
-"""Zones changed at once (readable on both boards) that say boards went unseen between: a
-hand's lift or put-down changes one zone, and the sensors post every board that stands."""
+"""Zones changed at once (readable on both boards), beyond the checkers put down from hands,
+that say boards went unseen between: a hand's lift or put-down changes one zone, and the
+sensors post every board that stands."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,21 +40,15 @@ class HitsShown:
 
     left: tuple[int, int]
     rose: tuple[int, int]
-    jumped: tuple[int, int] = (0, 0)
-    """Per colour, its points (bit ``p``, the bar or pool bit 25) whose count changed on a
-    board that showed ``JUMP`` or more zones changed at once: boards went unseen between, and
-    a blot may have come there and been hit in them (quick hands), or been hit and carried to
-    its bar or pool unseen.  (A blot no jump touched, nor its bar or pool, was not: the
-    stateful hands test, rally-hitting, a put-back of many checkers at once read as White's
-    checker entered on 22 and hit there again, its pool and the point the same on every board.)"""
+    jumped: bool = False
+    """A board showed ``JUMP`` or more zones changed at once: boards went unseen between,
+    and a blot may have come and gone in them (quick hands), so every hit may have been."""
 
     def hit_seen(self, colour: Colour, point: int, bar: int) -> bool:
         """Was a blot of ``colour`` hit on its ``point``, its bar or pool holding ``bar`` before,
-        seen (or may it have been): its point left, or its bar or pool rising above ``bar``,
-        or either changed across boards gone unseen?"""
+        seen (or may it have been): its point left, or its bar or pool rising above ``bar``?"""
         i = 0 if colour is Colour.WHITE else 1
-        return bool(self.left[i] >> point & 1 or self.rose[i] >> bar & 1 or self.jumped[i] >> point & 1
-                    or self.jumped[i] >> BAR & 1)
+        return bool(self.jumped or self.left[i] >> point & 1 or self.rose[i] >> bar & 1)
 
     def hits_seen(self, colour: Colour, before: tuple[int, ...], after: tuple[int, ...]) -> bool:
         """Was every blot of ``colour`` that a play taking its side from ``before`` to ``after``
@@ -86,26 +81,22 @@ class Seen:
         """The recent whole boards (no zone hidden) with their times."""
         self._jumped = -math.inf
         """The last time a board showed ``JUMP`` or more zones changed from the one before."""
-        self._jump_changed: dict[Colour, list[float]] = {colour: [-math.inf] * (BAR + 1) for colour in Colour}
-        """Per colour and point (the bar or pool too), the last time such a board changed its count."""
-        self._reading: BoardReading | None = None
 
     def note(self, snapshot: BoardSnapshot, reading: BoardReading, time: float) -> None:
         """A snapshot read at ``time``: points empty (or unreadable) after holding a checker
         were left then; the bar's count (all, when hidden) was shown then."""
         previous, self.snapshot = self.snapshot, snapshot
         if previous is not None:
-            changed = sum(1 for before, now in zip(previous.readings, snapshot.readings)
-                          if before != now and before is not None and now is not None)
-            if changed >= JUMP:
+            both = [(before, now) for before, now in zip(previous.readings, snapshot.readings)
+                    if before is not None and now is not None]
+            changed = sum(1 for before, now in both if before != now)
+            # (checkers put down from hands at once are no moves gone unseen: the stateful hands
+            # test, rally-hitting, everything lifted put back in one board with White's 18/16,
+            # read as White's 16/14 pool/22*, Black's 3-3 entering on 22 to hit back and White's
+            # 1-1 hitting again, White's pool and Black's blot on 22 the same on every board)
+            put_down = max(sum(now.white + now.black - before.white - before.black for before, now in both), 0)
+            if changed - put_down >= JUMP:
                 self._jumped = time
-                if self._reading is not None:
-                    for colour in Colour:
-                        before, now, marks = self._reading.side(colour), reading.side(colour), self._jump_changed[colour]
-                        for point in range(1, BAR + 1):
-                            if before[point] != now[point]:
-                                marks[point] = time
-        self._reading = reading
         for colour in Colour:
             vacated, held, side = self._vacated[colour], self._held[colour], reading.side(colour)
             hidden = reading.hidden(colour)
@@ -128,6 +119,11 @@ class Seen:
             self._bar_boards[colour].append((time, shown, off))
         if not reading.unreadable:
             self._whole.append((time, reading))
+
+    def jumped_since(self, since: float) -> bool:
+        """Did a board since ``since`` show ``JUMP`` or more zones changed at once (beyond the
+        checkers put down from hands): boards gone unseen between?"""
+        return self._jumped >= since
 
     def left_unseen(self, colour: Colour, since: float) -> tuple[int, ...]:
         """``colour``'s 26 counts with 1 on each point left since ``since`` and no later than
@@ -153,9 +149,7 @@ class Seen:
                     bits |= (1 << shown) - (1 << lowest)  # it rose above lowest .. shown - 1
                 lowest = shown if lowest is None or time <= since else min(lowest, shown)
             rose.append(bits)
-        jumped = tuple(sum(1 << point for point in range(1, BAR + 1) if self._jump_changed[colour][point] >= since)
-                       for colour in Colour)
-        return HitsShown((left[0], left[1]), (rose[0], rose[1]), (jumped[0], jumped[1]))
+        return HitsShown((left[0], left[1]), (rose[0], rose[1]), self.jumped_since(since))
 
     def bar_shown(self, colour: Colour, since: float) -> int:
         """The most of ``colour``'s checkers its bar or pool showed on a board since ``since``

@@ -1461,26 +1461,3 @@ def test_checkers_put_back_at_once_hide_no_hit_of_a_run() -> None:
     s.advance(LOOK)
     assert recorded(s) == [], recorded(s)
     assert s.warnings() >= 1 and s.message.startswith("Illegal"), s.message
-
-
-def test_a_turn_in_the_middle_of_a_run_hits_no_checker_the_board_never_showed() -> None:
-    """Rally-hitting: White moves pool/19 20/15 with a 3-1 (illegal) while Black, its 2-1
-    thrown, moves 23/21 pool/24, and White throws 6-5.  A run of three turns makes that
-    board: White's pool/22/21, Black's 23/21* sending it back to the pool, White's pool/19
-    20/15; but no board showed a White checker on 21 nor White's pool rising.  Every turn of
-    a run, not only its last, hits only blots the boards showed leaving."""
-    start = pos({20: 1, 15: 1}, {23: 1, 16: 1}, white_bar=13, black_bar=13)
-    s = scene("rally-hitting", start=start)
-    s.set_position(start)
-    s.throw(6, 1)  # the opening: White first
-    s.advance(0.1)
-    s.throw(3, 1)
-    s.throw(2, 1)  # Black's roll, held
-    s.move(s.zone(W, 25), s.zone(W, 19), W)
-    s.move(s.zone(W, 20), s.zone(W, 15), W)
-    s.move(s.zone(B, 23), s.zone(B, 21), B)
-    s.move(s.zone(B, 25), s.zone(B, 24), B)
-    s.throw(6, 5)  # White's next roll
-    s.advance(LOOK)
-    assert recorded(s) == [], recorded(s)
-    assert s.warnings() >= 1 and s.message.startswith("Illegal"), s.message

@@ -137,6 +137,7 @@ def test_a_point_left_before_a_board_with_several_zones_changed_at_once_may_hide
     board = BoardSnapshot.from_zones(jump)
     seen.note(board, READER.read(board), 5.0)
     assert unseen(0.5) == {22} and unseen(2.5) == set()  # left at 2.0, before the jump at 5.0
+    assert seen.jumped_since(4.5) and not seen.jumped_since(5.5)
     again = dict(jump)
     again[READER.zone_of(Colour.BLACK, 21)] = ZoneReading(0, 1)  # another blot lifted after it
     board = BoardSnapshot.from_zones(again)
@@ -162,3 +163,29 @@ def test_a_point_read_empty_is_emptied_a_hidden_one_is_not() -> None:
     assert never[22] == 0 and never[21] == 1 and never[13] == 1 and never[0] == never[25] == 0
     assert seen.hits_shown(1.5).left[1] >> 21 & 1  # (left or hidden: a hit may have been)
     assert seen.never_emptied(Colour.BLACK, 2.5)[22] == 1  # not since then
+
+
+def test_checkers_put_down_from_hands_at_once_are_no_boards_gone_unseen() -> None:
+    """Hands putting lifted checkers back on several points in one board change several
+    zones, but no move went unseen: only the zones changed beyond the checkers put down
+    count (the stateful hands test, rally-hitting: everything lifted put back in one board
+    with White's 18/16 was taken for boards gone unseen, and any hit for one that may
+    have been)."""
+    seen = Seen()
+    snapshot = READER.snapshot_of(START)
+    zones = snapshot.as_dict()
+    seen.note(snapshot, READER.read(snapshot), 1.0)
+    lifted = dict(zones)
+    for point in (13, 8, 6):
+        counts = zones[READER.zone_of(Colour.WHITE, point)]
+        lifted[READER.zone_of(Colour.WHITE, point)] = ZoneReading(counts.white - 1, counts.black)
+    board = BoardSnapshot.from_zones(lifted)
+    seen.note(board, READER.read(board), 2.0)
+    assert seen.jumped_since(1.5)  # three checkers gone at once: lifted unseen one by one
+    moved = dict(zones)  # all three put back, and a fourth checker moved: four zones changed
+    moved[READER.zone_of(Colour.WHITE, 7)] = ZoneReading(0, 0)  # 7/5
+    counts = zones[READER.zone_of(Colour.WHITE, 5)]
+    moved[READER.zone_of(Colour.WHITE, 5)] = ZoneReading(counts.white + 1, counts.black)
+    board = BoardSnapshot.from_zones(moved)
+    seen.note(board, READER.read(board), 3.0)
+    assert not seen.jumped_since(2.5)  # five zones changed, three checkers put down: one move
