@@ -134,9 +134,11 @@ class Evidence:
         # was not hit (a hit and an entry on that very point might both go unseen, but not a
         # hit there and another checker come: an illegal move looks so, rally-hitting
         # 1030330909: Black's 18 to 20 read as White's 16/12*/6, Black's pool/20 18/12)
+        # (so even when nothing else explains the board: the stateful hands test, rally-hitting,
+        # White's illegal 24/23 read as pool/24 23/18* over Black's blot on 18 that stood on
+        # every board, Black's 2-5 entering and hitting back, both rolls thrown over it)
         since = self.since
-        if since is not None and not self.lenient and self.turn.reach.hits_standing(
-                key, since.standing & _BEYOND_ENTRY[self.map.rules.MIRRORED]):
+        if since is not None and self.turn.reach.hits_standing(key, since.standing & _BEYOND_ENTRY[self.map.rules.MIRRORED]):
             return False
         # first the plays hitting as many as the bar or pool has shown (only the mover hits
         # them there; a hit taken back is rarer), no blot that never left its point, and no

@@ -1461,3 +1461,26 @@ def test_checkers_put_back_at_once_hide_no_hit_of_a_run() -> None:
     s.advance(LOOK)
     assert recorded(s) == [], recorded(s)
     assert s.warnings() >= 1 and s.message.startswith("Illegal"), s.message
+
+
+def test_a_blot_on_every_board_is_not_hit_even_when_nothing_else_explains_the_board() -> None:
+    """Found by the stateful hands test (rally-hitting, 1,500 examples, seed 601).  White
+    moved 24/23 with its 1-5 (illegal: it must enter), Black threw 2-5 and White 1-1 over
+    the board before any warning: the search's last resort (nothing else explains it, the
+    players threw on) read White's pool/24 23/18*, Black's pool/23/18* hitting back and
+    White's 1-1 begun, though Black's blot on 18 stood on every board.  A blot on every
+    board since the roll, off its owner's entry points, was not hit, last resort or not."""
+    start = pos({10: 2, 19: 3, 22: 1, 23: 1, 24: 2}, {7: 2, 12: 1, 18: 1, 20: 2, 21: 3},
+                white_bar=6, black_bar=6)
+    s = scene("rally-hitting", start=start)
+    s.set_position(start)
+    s.throw(6, 1)  # the opening: White first
+    s.advance(0.1)
+    s.throw(1, 5)
+    s.move(s.zone(W, 24), s.zone(W, 23), W, settle=0.1)  # 24/23: illegal, White must enter
+    s.throw(2, 5)  # Black's roll
+    s.advance(0.1)
+    s.throw(1, 1)  # and White's next, no warning given yet
+    s.advance(LOOK)
+    assert recorded(s) == [], recorded(s)
+    assert s.warnings() >= 1 and s.message.startswith("Illegal"), s.message
