@@ -96,15 +96,18 @@ class HeldSteps(ControllerState):
         if turn.rolled_at == -math.inf:
             return None
         since, opponent = turn.rolled_at - ROLL_READ, turn.colour.opponent
-        points, unseen = self._seen.standing(opponent, since), self._seen.left_unseen(opponent, since)
+        first = state.held[0] if state.held else None
+        read = math.inf if first is None else first.thrown - (0.0 if first.exact else ROLL_READ)
+        # (a blot left only after its owner's roll was read is its owner's to move: no unseen
+        # visit to the bar or pool excuses a hit of it, rally-hitting 1350540515 at 8x: White's
+        # 14/10/8 carried past Black's blot, lifted by Black after its 1-1, read as 14/12*/8)
+        points, unseen = self._seen.standing(opponent, since), self._seen.left_unseen(opponent, since, read)
         nothing = (0,) * len(points)
         # hits the bar showed once the next player had rolled (the hitter's hand no longer
         # taking one back) and before the mover's next roll
         until = state.held[1].thrown if len(state.held) > 1 else math.inf
         hits = self._seen.bar_between(opponent, state.held[0].thrown, until) if state.held else 0
-        first = state.held[0] if state.held else None
-        early = (CHECKERS if first is None else
-                 self._seen.off_between(opponent, turn.rolled_at, first.thrown - (0.0 if first.exact else ROLL_READ)))
+        early = CHECKERS if first is None else self._seen.off_between(opponent, turn.rolled_at, read)
         return SinceRoll(turn.map.key_of(nothing, points), self._seen.bar_shown(opponent, since), hits,
                          early, turn.map.key_of(nothing, unseen),
                          turn.map.key_of(nothing, self._seen.never_emptied(opponent, since)))

@@ -125,11 +125,11 @@ class Seen:
         checkers put down from hands): boards gone unseen between?"""
         return self._jumped >= since
 
-    def left_unseen(self, colour: Colour, since: float) -> tuple[int, ...]:
-        """``colour``'s 26 counts with 1 on each point left since ``since`` and no later than
-        the last board that showed ``JUMP`` or more zones changed at once (0 elsewhere): a
-        blot gone from there may have visited its bar or pool unseen."""
-        vacated, jumped = self._vacated[colour], self._jumped
+    def left_unseen(self, colour: Colour, since: float, until: float = math.inf) -> tuple[int, ...]:
+        """``colour``'s 26 counts with 1 on each point left since ``since``, before ``until``
+        and no later than the last board that showed ``JUMP`` or more zones changed at once
+        (0 elsewhere): a blot gone from there may have visited its bar or pool unseen."""
+        vacated, jumped = self._vacated[colour], min(self._jumped, until)
         return tuple(1 if point in _POINTS and since <= vacated[point] <= jumped else 0 for point in range(BAR + 1))
 
     def hits_shown(self, since: float) -> HitsShown:

@@ -138,6 +138,8 @@ def test_a_point_left_before_a_board_with_several_zones_changed_at_once_may_hide
     seen.note(board, READER.read(board), 5.0)
     assert unseen(0.5) == {22} and unseen(2.5) == set()  # left at 2.0, before the jump at 5.0
     assert seen.jumped_since(4.5) and not seen.jumped_since(5.5)
+    # (left only after its owner's roll was read, at 1.5: its owner's to move, no unseen visit)
+    assert not any(seen.left_unseen(Colour.BLACK, 0.5, until=1.5)) and seen.left_unseen(Colour.BLACK, 0.5, 2.5)[22]
     again = dict(jump)
     again[READER.zone_of(Colour.BLACK, 21)] = ZoneReading(0, 1)  # another blot lifted after it
     board = BoardSnapshot.from_zones(again)

@@ -259,6 +259,7 @@ def test_tables_the_sweeps_found_misrecorded_keep_every_play(name: str, noise: f
     ("rally", 7.5, 8.0, 1350940528, True),  # the opening thrown before the setup was seen: refused
     ("rally-hitting", 7.5, 8.0, 1351440542, False),  # a blot seen taken off against one only hidden
     ("trictrac", 7.5, 8.0, 1351440543, True),  # a hit no board showed, the owner one die short, no board standing
+    ("rally-hitting", 7.5, 8.0, 1350540515, True),  # a blot its owner lifted after its roll, read as hit
 ])
 def test_quick_hands_leave_the_game_on_the_board(name: str, noise: float, speed: float, seed: int,
                                                  exact: bool) -> None:
