@@ -138,7 +138,8 @@ class Evidence:
         # White's illegal 24/23 read as pool/24 23/18* over Black's blot on 18 that stood on
         # every board, Black's 2-5 entering and hitting back, both rolls thrown over it)
         since = self.since
-        if since is not None and self.turn.reach.hits_standing(key, since.standing & _BEYOND_ENTRY[self.map.rules.MIRRORED]):
+        beyond_entry = _BEYOND_ENTRY[self.map.rules.MIRRORED]
+        if since is not None and self.turn.reach.hits_standing(key, since.standing & beyond_entry):
             return False
         # first the plays hitting as many as the bar or pool has shown (only the mover hits
         # them there; a hit taken back is rarer), no blot that never left its point, and no
