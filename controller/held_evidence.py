@@ -190,6 +190,15 @@ class Evidence:
         reach, bar = turn.reach, self.off_shown
         if self.lenient or not self.map.is_complete(last_legal):
             return False  # no complete board was seen: no hit is ruled out for want of its blot on the bar
+        if (key != last_legal and key & MOVER == last_legal & MOVER
+                and opponent_bar(key) <= opponent_bar(last_legal) <= turn.shown.bar_seen
+                and reach.hits_standing(key, last_legal)):
+            # the play seen complete with its blots on the bar or pool in view, and another of
+            # the same checkers hitting a blot it left standing: the blots hit were those seen
+            # (trictrac 1611448342 at 3x, serial: 9/8*/4* seen with both blots on the bar, read
+            # as 9/5*/4* once Black's hand lifted its 5 after its roll, the game lost; a blot
+            # seen only in a hand may be its owner's: test_held's 6/5*/1 for 6/2*/1)
+            return True
         # (a play hitting no more than the one seen hit no blot that one passed: 6/5*/1
         # for 6/2*/1, each over a blot)
         if key & MOVER != last_legal & MOVER or opponent_bar(key) <= (

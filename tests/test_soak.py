@@ -285,3 +285,14 @@ def test_tables_at_a_persons_pace_keep_every_play(name: str, noise: float, illeg
     assert report.mismatches == [] and report.false_warnings == []
     assert report.attempts_warned == report.illegal_attempts
     assert table.controller.match.winner() is not None and report.games == 1
+
+
+def test_a_play_seen_with_its_blots_on_the_bar_is_not_swapped_for_another_serial() -> None:
+    """All careless habits at 3x over the serial link (trictrac 1611448342, noise 5, illegal
+    1.0: the game lost at play 112).  White's 9/8*/4* stood complete with both blots on
+    Black's bar; Black threw and lifted its blot on 5 (an illegal move, two checkers on the
+    bar), and the board was read as 9/5*/4* with Black not yet moved (``Evidence.unshown_hit``)."""
+    table, report = careless_table("trictrac", 1611448342, 5.0, 1.0, 3.0, "serial")
+    assert report.mismatches == [] and report.false_warnings == []
+    assert report.attempts_warned == report.illegal_attempts
+    assert table.controller.match.winner() is not None and report.games == 1
