@@ -1430,6 +1430,14 @@ def test_a_run_of_turns_hits_no_checker_the_board_never_showed() -> None:
     assert s.warnings() >= 1 and s.message.startswith("Illegal"), s.message
 
 
+def rally_hitting_white_first(start: Position) -> Scene:
+    """A rally-hitting table set up at ``start`` past the opening throw, White to roll."""
+    s = scene("rally-hitting", start=start)
+    s.set_position(start)
+    s.throw(6, 1)  # the opening: White first
+    s.advance(0.1)
+    return s
+
 
 def test_checkers_put_back_at_once_hide_no_hit_of_a_run() -> None:
     """Found by the stateful hands test (rally-hitting).  White, nine in the pool, must enter
@@ -1437,14 +1445,12 @@ def test_checkers_put_back_at_once_hide_no_hit_of_a_run() -> None:
     and every checker came back in one board with White's 18/16 17/14 (illegal: entering is
     compulsory).  Boards gone unseen were taken to allow any hit, and a run read White's
     16/14 pool/22*, Black's 3-3 entering on 22 to hit back, and White's 1-1 hitting again,
-    the board's pools and Black's 22 unchanged throughout: the illegal play recorded.  A blot
-    may be hit unseen only where such a board changed its count or its pool's."""
+    the board's pools and Black's 22 unchanged throughout: the illegal play recorded.
+    Checkers put down from hands are no moves gone unseen (``Seen``: only the zones changed
+    beyond them count)."""
     start = pos({2: 1, 16: 1, 17: 1, 18: 1, 24: 2}, {3: 1, 5: 1, 10: 1, 19: 1, 20: 3, 22: 1, 23: 1},
                 white_bar=9, black_bar=6)
-    s = scene("rally-hitting", start=start)
-    s.set_position(start)
-    s.throw(6, 1)  # the opening: White first
-    s.advance(0.1)
+    s = rally_hitting_white_first(start)
     s.throw(2, 3)
     s.advance(0.1)
     lifted = [(W, 2), (B, 3), (B, 20), (B, 5), (B, 10), (W, 24), (W, 24), (B, 23)]
@@ -1472,10 +1478,7 @@ def test_a_blot_on_every_board_is_not_hit_even_when_nothing_else_explains_the_bo
     board since the roll, off its owner's entry points, was not hit, last resort or not."""
     start = pos({10: 2, 19: 3, 22: 1, 23: 1, 24: 2}, {7: 2, 12: 1, 18: 1, 20: 2, 21: 3},
                 white_bar=6, black_bar=6)
-    s = scene("rally-hitting", start=start)
-    s.set_position(start)
-    s.throw(6, 1)  # the opening: White first
-    s.advance(0.1)
+    s = rally_hitting_white_first(start)
     s.throw(1, 5)
     s.move(s.zone(W, 24), s.zone(W, 23), W, settle=0.1)  # 24/23: illegal, White must enter
     s.throw(2, 5)  # Black's roll
