@@ -62,7 +62,8 @@ class Evidence:
         self.turn, self.map, self.board = turn, turn_map, board
         self.since, self.strict, self.lenient = since, strict, lenient
         """``strict``: the doubtful hits left out too; ``lenient``: only the hits the bar
-        showed kept (a hit it never showed is no bar to a play)."""
+        showed kept (a hit it never showed is no bar to a play; a blot on every board since
+        the roll, off its owner's entry points, is still not hit: ``keeps_hits``)."""
         reach = turn.reach
         # a play the board showed with blots on the bar or pool hit them: a play that leaves
         # them on their points is no explanation (an illegal move making its board looks so)
