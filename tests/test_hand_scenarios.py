@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
+from game_follow import GameFollow
 from scenario_kit import B, Scene, W, opened, pos, scene, zones_of
 
 from controller.machine import Phase
@@ -1310,6 +1311,13 @@ def test_a_hit_no_board_showed_is_read_when_the_players_move_on_over_the_owner_o
     assert_unwarned(s)
     plays = recorded(s)
     assert plays[-2:] == [("white", [6, 2], "10/4*/2"), ("black", [4, 1], "bar/21 6/5")], plays
+    # the journal says the same: White's guessed turn taken back and both turns again, the
+    # rolls journalled as the catch-up used them (the stateful hands test follows it so)
+    assert [e["type"] for e in s.journal].count("takeback") == 1
+    follow = GameFollow(s.controller.settings.rules, start)
+    follow.thrown = [(6, 2), (4, 1), (3, 3)]
+    follow.entries(s.journal)
+    assert follow.position == s.controller.game.position and follow.roll == Roll(3, 3) and not follow.thrown
 
 
 def test_the_next_players_hand_taking_the_movers_blot_off_first_is_no_entry_undone() -> None:

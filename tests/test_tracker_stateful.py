@@ -37,6 +37,7 @@ from typing import Any
 
 import pytest
 from drive import Driver
+from game_follow import GameFollow
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -48,7 +49,6 @@ from hypothesis.stateful import (
 )
 
 from controller.machine import Controller, Output, Phase
-from controller.notation.position_json import position_to_json
 from controller.rules import (
     BAR,
     BLACK,
@@ -296,92 +296,31 @@ def target_ply(plies: tuple[tuple[Position, Roll, Play], ...], index: int) -> in
 # -- the independent account of the game --------------------------------------------------------
 
 
-class Account:
-    """What the controller must have done, followed from its journal and checked entry by entry."""
+class Account(GameFollow):
+    """What the controller must have done, followed from its journal and checked entry by
+    entry against what the board showed."""
 
     def __init__(self, rules: RuleSet) -> None:
-        self.rules = rules
-        self.position = rules.start_position()
-        self.roll: Roll | None = None
-        self.thrown: list[tuple[int, int]] = []
-        """Dice thrown that no entry has used yet, in order (during a turn, the next players'
-        rolls wait for it to end; between turns a throw is used or dropped at once)."""
-        self.over = False
-        self.turns = 0
-        self.stale: tuple[int, int] | None = None
-        """Dice thrown during a game's last turn and never used (see ``KNOWN_BUG_STALE_ROLL``)."""
+        super().__init__(rules)
         self.shown: Sides | None = None
+        """What the last snapshot showed, if a whole position."""
         self.counts: Sides | None = None
         """Each colour's checkers on its own points, even when the board shows no position."""
-        """What the last snapshot showed, if a whole position."""
-
-    def begin(self, roll: Roll) -> None:
-        self.roll = roll
 
     @property
     def states(self) -> TurnStates | None:
         """The legal boards of the turn under way (enumerated when first asked for)."""
         return None if self.roll is None else turn_states(self.rules.name, self.position, self.roll)
 
-    def entries(self, journal: tuple[dict[str, Any], ...]) -> None:
-        for entry in journal:
-            self.entry(entry)
-
-    def entry(self, entry: dict[str, Any]) -> None:
-        rules = self.rules
-        kind = entry["type"]
-        if kind == "start":
-            return
-        if kind == "opening":
-            dice = tuple(entry["dice"])
-            assert self.thrown[:1] == [dice], f"opening entry {dice} but the dice thrown were {self.thrown}"
-            self.thrown.pop(0)
-            assert self.roll is None and not self.over
-            opening = rules.resolve_opening(*dice)
-            assert opening is not None
-            self.position = self.position.with_turn(opening.first)
-            if opening.roll is not None:
-                self.begin(opening.roll)
-        elif kind == "roll":
-            roll = Roll(*entry["roll"])
-            assert self.roll is None, f"roll entry {roll} during the turn with {self.roll}"
-            assert entry["colour"] == self.position.turn.value
-            dice = tuple(entry["roll"])
-            assert self.thrown[:1] == [dice], (
-                f"roll entry {entry['roll']} but the dice thrown (not yet used) were {self.thrown}"
-            )
-            self.thrown.pop(0)
-            self.begin(roll)
-        elif kind == "turn":
-            roll = Roll(*entry["roll"])
-            assert self.roll is not None and roll == self.roll, f"turn entry with {roll}, the turn's roll is {self.roll}"
-            assert entry["colour"] == self.position.turn.value
-            play = Play(Move(f, t, d, h) for f, t, d, h in entry["moves"])
-            assert rules.is_legal(self.position, roll, play), f"illegal play {play} for {roll} from {self.position}"
-            after = rules.apply(self.position, play)
-            assert position_to_json(rules, after) == entry["after"]
-            if play:  # a pass is recorded at the roll, whatever the board shows (its next phase judges it)
-                # the play stands on the board; only the next player, rolled already, may be at
-                # work (its hits sending checkers of the play to the bar or pool)
-                next_at_work = bool(self.thrown) and self.counts is not None
-                shows_play = next_at_work and (shows_play_since_hit(
-                    rules.name, self.position.turn, self.counts, after) or self._mover_again(after))  # type: ignore[arg-type]
-                assert self.shown == sides(after) or shows_play, "the turn was recorded while the board showed another position"
-            self.position = after
-            self.roll = None
-            self.turns += 1
-        elif kind == "game-over":
-            result = rules.result(self.position)
-            assert result is not None and result.winner.value == entry["winner"]
-            self.over = True
-            self.stale = self.thrown[0] if self.thrown else None  # dice thrown for a turn that never comes
-            self.thrown = []
-        elif kind == "game":
-            assert self.over
-            self.over = False
-            self.position = rules.start_position()
-        else:
-            raise AssertionError(f"unexpected journal entry {entry}")
+    def recorded(self, play: Play, after: Position) -> None:
+        """The board showed the play recorded, or the next player at work on it."""
+        if play:  # a pass is recorded at the roll, whatever the board shows (its next phase judges it)
+            # the play stands on the board; only the next player, rolled already, may be at
+            # work (its hits sending checkers of the play to the bar or pool)
+            next_at_work = bool(self.thrown) and self.counts is not None
+            shows_play = next_at_work and (shows_play_since_hit(
+                self.rules.name, self.position.turn, self.counts, after) or self._mover_again(after))  # type: ignore[arg-type]
+            assert self.shown == sides(after) or shows_play, "the turn was recorded while the board showed another position"
 
     def _mover_again(self, after: Position) -> bool:
         """The next player's roll (thrown already) passes after the play: does the board show
