@@ -41,11 +41,14 @@ class Chain:
 
 @functools.lru_cache(maxsize=8)  # a board a hand leaves standing is posted again, and asked again
 def chain_to(rules: RuleSet, start: Position, rolls: tuple[Roll, ...], white: tuple[int, ...],
-             black: tuple[int, ...]) -> Chain | None:
+             black: tuple[int, ...], shown: Play | None = None) -> Chain | None:
     """The run of legal plays from ``start`` (its mover with ``rolls[0]``, then each next
     turn with the next roll) after which the board of ``white`` and ``black`` counts (own
     numbering, 26 each) is a state of the next turn, at least one turn on and the most
-    turns on first; None when the beam finds none within ``MAX_EXPANDED`` turns."""
+    turns on first; None when the beam finds none within ``MAX_EXPANDED`` turns.
+    ``shown``: the first turn's play a board showed complete, kept first in the beam
+    whatever the board's distance from it (trictrac 100003 at 20x: Black's 44 seen complete
+    and its blot hit by the next turn ranked 30th of 82, out of the beam, the game lost)."""
     target = {Colour.WHITE: white, Colour.BLACK: black}
     beam: list[tuple[Position, tuple[Play, ...]]] = [(start, ())]
     expanded = 0
@@ -72,6 +75,10 @@ def chain_to(rules: RuleSet, start: Position, rolls: tuple[Roll, ...], white: tu
                 found = Chain(results[ranked[index]])
                 break
         beam = [(ranked[index], results[ranked[index]]) for index in order[:BEAM]]
+        if turn == 0 and shown is not None and shown.moves:
+            kept = rules.apply(start, shown)
+            if kept in results:  # first: expanded before ``MAX_EXPANDED`` runs out
+                beam = [(kept, results[kept]), *(entry for entry in beam if entry[0] != kept)]
     return found
 
 

@@ -209,7 +209,10 @@ class HeldSteps(ControllerState):
                 or any(reading.visible(colour) != CHECKERS for colour in Colour)):
             return None
         rolls = (state.turn.roll, *(h.roll for h in state.held))
-        chain = chain_to(self.settings.rules, self.game.position, rolls, reading.side(WHITE), reading.side(BLACK))
+        turn_map, complete = state.turn.map, state.turn.tracker.complete_seen
+        shown = turn_map.play_to(complete) if complete is not None and turn_map.is_complete(complete) else None
+        chain = chain_to(self.settings.rules, self.game.position, rolls, reading.side(WHITE), reading.side(BLACK),
+                         shown)
         if chain is None or not self._chain_hits_seen(state, chain.plays):
             return None
         guessed_from = len(self.game.history) if state.guessed_from is None else state.guessed_from

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from scenario_kit import B, W, opened
 
 from controller.held_chain import Chain, chain_to
-from controller.rules import BAR, Position, Roll, get_rule_set, rule_set_names
+from controller.rules import BAR, BLACK, Move, Play, Position, Roll, get_rule_set, rule_set_names
 from controller.rules.turn import turn_map
 
 
@@ -97,6 +97,26 @@ def test_a_board_no_run_of_plays_makes_has_no_chain() -> None:
     white[mover_points[0]] -= 1
     white[BAR - 1] += 1  # a checker back to the 24 point: no play moves one so
     assert chain_to(get_rule_set("trictrac"), start, rolls, tuple(white), board.black) is None
+
+
+def test_the_play_a_board_showed_complete_is_kept_in_the_beam() -> None:
+    """benchmarks/hand_soak.py --quick (trictrac 100003, 20x, noise 7.5: the game lost):
+    Black's 4-4 stood complete, then White's 4-2 hit its blot on 5, Black's 3-2 entered it
+    and hit back, and White threw, before the next board.  The board has that checker back
+    on 23, far from where the 4-4 put it, and the beam ranked the play out; the play the
+    board showed complete is kept first whatever its distance."""
+    rules = get_rule_set("trictrac")
+    start = Position(white=(0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0),
+                     black=(0, 0, 2, 2, 1, 0, 0, 0, 0, 2, 0, 2, 0, 2, 1, 0, 2, 0, 0, 0, 0, 0, 1, 0, 0, 0), turn=BLACK)
+    white = (0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)
+    black = (0, 0, 2, 3, 1, 0, 0, 0, 1, 1, 0, 0, 0, 2, 1, 0, 2, 0, 1, 0, 0, 0, 0, 1, 0, 0)
+    rolls = (Roll(4, 4), Roll(2, 4), Roll(2, 3), Roll(6, 3))
+    shown = Play((Move(22, 18, 4), Move(11, 7, 4), Move(9, 5, 4), Move(7, 3, 4)))
+    board = Position(white=white, black=black, turn=BLACK)
+    chain = chain_to(rules, start, rolls, white, black, shown)
+    assert chain is not None and _leads_to("trictrac", start, rolls, chain, board)
+    assert rules.apply(start, chain.plays[0]) == rules.apply(start, shown)
+    assert chain_to(rules, start, rolls, white, black) is None  # the beam alone loses it
 
 
 def test_four_turns_no_board_stood_between_are_recorded_as_played() -> None:

@@ -17,15 +17,16 @@ from simulator.table import simulate
 GAMES = 10
 
 
-def careless_table(name: str, seed: int, noise: float, illegal: float, speed: float, link: str = "direct"):
+def careless_table(name: str, seed: int, noise: float, illegal: float, speed: float, link: str = "direct",
+                   habits: str = "all"):
     """One match at a table with all careless hand habits (benchmarks/hand_soak.py --habits
-    all): the table (for its controller) and its report."""
+    all; or ``habits``): the table (for its controller) and its report."""
     from simulator.players import Behaviour
     from simulator.sensors import NoiseModel
     from simulator.table import Table
 
     table = Table(Settings(get_rule_set(name)), seed=seed, noise=NoiseModel.scaled(noise), link=link,
-                  behaviour=Behaviour.careless("all", illegal_rate=illegal, speed=speed))
+                  behaviour=Behaviour.careless(habits, illegal_rate=illegal, speed=speed))
     try:
         report = table.play_match()
     finally:
@@ -260,6 +261,7 @@ def test_tables_the_sweeps_found_misrecorded_keep_every_play(name: str, noise: f
     ("rally-hitting", 7.5, 8.0, 1351440542, False),  # a blot seen taken off against one only hidden
     ("trictrac", 7.5, 8.0, 1351440543, True),  # a hit no board showed, the owner one die short, no board standing
     ("rally-hitting", 7.5, 8.0, 1350540515, True),  # a blot its owner lifted after its roll, read as hit
+    ("trictrac", 7.5, 20.0, 100003, True),  # hand_soak --quick: a play seen complete, its blot hit, out of the beam
 ])
 def test_quick_hands_leave_the_game_on_the_board(name: str, noise: float, speed: float, seed: int,
                                                  exact: bool) -> None:
@@ -268,7 +270,9 @@ def test_quick_hands_leave_the_game_on_the_board(name: str, noise: float, speed:
     good; the run of legal plays to a board seen whole (``controller.held_chain``) brings the
     controller back.  ``exact``: every play recorded as made (else a play or two the boards
     never told apart may be read otherwise, the game kept)."""
-    table, report = careless_table(name, seed, noise, 0.2 if name == "trictrac" or noise == 0 else 1.0, speed)
+    habits = "real" if seed == 100003 else "all"  # (the quick sweep's own habits)
+    table, report = careless_table(name, seed, noise, 0.2 if name == "trictrac" or noise == 0 else 1.0, speed,
+                                   habits=habits)
     assert table.controller.match.winner() is not None and report.games == 1, report.mismatches[:3]
     assert report.attempts_warned == report.illegal_attempts and report.false_warnings == []
     assert report.mismatches == [] if exact else len(report.mismatches) <= 2, report.mismatches
