@@ -9,7 +9,9 @@ the rolls in the order thrown, looks for a run of legal plays after which the bo
 state of the next turn (its play begun or not), the most turns on first.  The beam ranks
 each position by how far its two sides stand from the board: the pips each side still has
 to move against the dice it has still to play, and its checkers that stand further on than
-the board has them (only a hit brings them back).  Pure: no clock, no I/O.
+the board has them: only hits bring them back, so the fewest hits that do count, each
+excusing the pips it sent a checker back (ranked so, a run of three hits is found twice as
+often as by the checkers' distance alone).  Pure: no clock, no I/O.
 """
 
 from __future__ import annotations
@@ -27,6 +29,10 @@ BEAM = 24
 """Positions kept after each turn, the nearest to the board first."""
 MAX_EXPANDED = 160
 """Turns whose results are worked out for one board, at most (a few milliseconds each ten)."""
+HIT = 20
+"""The distance a hit between two boards counts (a run with one is less likely than one without)."""
+HIT_PIPS = 24
+"""The most pips a hit sends a checker back, so the pips short it may excuse."""
 _PIP_VECTOR = np.arange(BAR + 1)
 """A checker's pips by its own point (25 on the bar or in the pool, 0 borne off)."""
 
@@ -68,7 +74,8 @@ def chain_to(rules: RuleSet, start: Position, rolls: tuple[Roll, ...], white: tu
         if not results:
             break
         ranked = list(results)
-        distance, fits = _measure(ranked, target, _dice_left(start.turn, rolls, turn + 1), rolls[turn + 1])
+        distance, fits = _measure(ranked, target, _dice_left(start.turn, rolls, turn + 1), rolls[turn + 1],
+                                  rules.HITTING)
         order = np.argsort(distance, kind="stable")
         for index in order[fits[order]]:  # every board this turn may have left, not only the beam's
             if _state_of(rules, ranked[index], rolls[turn + 1], target):
@@ -107,12 +114,14 @@ def _dice_left(first: Colour, rolls: tuple[Roll, ...], turn: int) -> dict[Colour
 
 
 def _measure(positions: list[Position], target: dict[Colour, tuple[int, ...]], left: dict[Colour, tuple[int, int]],
-             roll: Roll) -> tuple[np.ndarray, np.ndarray]:
+             roll: Roll, hitting: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """For positions with the same player to move: how far each stands from the board (per
-    side, the pips it must still move outside what its dice left allow, and three for each
-    checker the board has further back, which only a hit brings back; then the checkers out
-    of place), and whether the board may be a state of its next turn with ``roll`` (the
-    opponent's side as it stands but for blots hit, the mover's pips gone within the dice)."""
+    side, the pips it must still move outside what its dice left allow, and for the checkers
+    the board has further back, which only hits bring back, ``HIT`` for each hit that takes
+    at the least, each excusing up to ``HIT_PIPS`` pips short (``hitting``; without hits,
+    three for each checker and point); then the checkers out of place), and whether the board
+    may be a state of its next turn with ``roll`` (the opponent's side as it stands but for
+    blots hit, the mover's pips gone within the dice)."""
     distance = np.zeros(len(positions), dtype=np.int64)
     misplaced = np.zeros(len(positions), dtype=np.int64)
     mover = positions[0].turn
@@ -122,9 +131,13 @@ def _measure(positions: list[Position], target: dict[Colour, tuple[int, ...]], l
         wanted = np.array(target[colour], dtype=np.int64)
         to_go = sides @ _PIP_VECTOR - int(wanted @ _PIP_VECTOR)
         low, high = left[colour]
-        distance += np.maximum(low - to_go, 0) + np.maximum(to_go - high, 0)
-        behind = np.cumsum(sides[:, ::-1], axis=1)
-        distance += 3 * np.maximum(np.cumsum(wanted[::-1]) - behind, 0).sum(axis=1)
+        # per point, the checkers the board has there or further back beyond the position's
+        back = np.maximum(np.cumsum(wanted[::-1]) - np.cumsum(sides[:, ::-1], axis=1), 0)
+        if hitting:
+            hits = back.max(axis=1)  # at the least, this many of the side's checkers were hit
+            distance += np.maximum(low - to_go - HIT_PIPS * hits, 0) + np.maximum(to_go - high, 0) + HIT * hits
+        else:
+            distance += np.maximum(low - to_go, 0) + np.maximum(to_go - high, 0) + 3 * back.sum(axis=1)
         misplaced += np.abs(sides - wanted).sum(axis=1)
         if colour is mover:
             fits &= (to_go >= 0) & (to_go <= (4 if roll.is_double else 2) * max(roll.first, roll.second))
