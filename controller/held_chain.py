@@ -37,6 +37,10 @@ _PIP_VECTOR = np.arange(BAR + 1)
 """A checker's pips by its own point (25 on the bar or in the pool, 0 borne off)."""
 
 
+Board = tuple[tuple[int, ...], tuple[int, ...]]
+"""A board's counts: White's and Black's, own numbering, 26 each."""
+
+
 @dataclass(frozen=True, slots=True)
 class Chain:
     """``plays``: the complete plays of the turns before the board's, in order; the board
@@ -47,14 +51,17 @@ class Chain:
 
 @functools.lru_cache(maxsize=8)  # a board a hand leaves standing is posted again, and asked again
 def chain_to(rules: RuleSet, start: Position, rolls: tuple[Roll, ...], white: tuple[int, ...],
-             black: tuple[int, ...], shown: Play | None = None) -> Chain | None:
+             black: tuple[int, ...], shown: Play | None = None, waypoints: tuple[Board | None, ...] = ()) -> Chain | None:
     """The run of legal plays from ``start`` (its mover with ``rolls[0]``, then each next
     turn with the next roll) after which the board of ``white`` and ``black`` counts (own
     numbering, 26 each) is a state of the next turn, at least one turn on and the most
     turns on first; None when the beam finds none within ``MAX_EXPANDED`` turns.
     ``shown``: the first turn's play a board showed complete, kept first in the beam
     whatever the board's distance from it (trictrac 100003 at 20x: Black's 44 seen complete
-    and its blot hit by the next turn ranked 30th of 82, out of the beam, the game lost)."""
+    and its blot hit by the next turn ranked 30th of 82, out of the beam, the game lost).
+    ``waypoints``: per roll, a board seen whole while that roll's turn was under way (White's
+    and Black's counts), or None: the beam after the turn before it keeps the positions
+    nearest that board first (a run is then found as often as there are boards to follow)."""
     target = {Colour.WHITE: white, Colour.BLACK: black}
     beam: list[tuple[Position, tuple[Play, ...]]] = [(start, ())]
     expanded = 0
@@ -81,6 +88,12 @@ def chain_to(rules: RuleSet, start: Position, rolls: tuple[Roll, ...], white: tu
             if _state_of(rules, ranked[index], rolls[turn + 1], target):
                 found = Chain(results[ranked[index]])
                 break
+        waypoint = waypoints[turn + 1] if turn + 2 < len(rolls) and turn + 1 < len(waypoints) else None
+        if waypoint is not None:  # a board the next turn showed: the positions nearest it first
+            seen = {Colour.WHITE: waypoint[0], Colour.BLACK: waypoint[1]}
+            near, _ = _measure(ranked, seen, _dice_left(start.turn, rolls[:turn + 2], turn + 1), rolls[turn + 1],
+                               rules.HITTING)
+            order = np.lexsort((distance, near))
         beam = [(ranked[index], results[ranked[index]]) for index in order[:BEAM]]
         if turn == 0 and shown is not None and shown.moves:
             kept = rules.apply(start, shown)

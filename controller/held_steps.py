@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from itertools import islice
 from typing import TYPE_CHECKING
 
 from .held import Finished, SinceRoll, Undecided, finished_play, hit_undone, hits_shown, opponent_bar, run_settles
-from .held_chain import chain_to
+from .held_chain import Board, chain_to
 from .phases import HeldRoll, Moving
 from .rules.reach import MOVER
 from .rules.values import BLACK, CHECKERS, WHITE, Colour
@@ -28,6 +29,14 @@ if TYPE_CHECKING:
 ROLL_READ = 0.5
 """Seconds a roll may be read after the dice land (the board's tray waits for them to lie
 still, then the link carries it): a board change this recent may be the next player's."""
+WAYPOINT_BOARDS = 8
+"""Boards looked at, the latest first, for one seen whole during a held roll's turn."""
+
+
+def whole(reading: BoardReading) -> bool:
+    """Does the board show every checker, each on a zone of its own colour, none hidden?"""
+    return not (reading.unreadable or reading.mixed or reading.foreign or reading.overfull
+                or any(reading.visible(colour) != CHECKERS for colour in Colour))
 
 
 class HeldSteps(ControllerState):
@@ -204,15 +213,13 @@ class HeldSteps(ControllerState):
         there is none, or a computer's plan is to be kept.  (Not from turns recorded before
         this one: a run re-reading them makes boards an illegal move made legal.)"""
         state = self._state
-        if (not isinstance(state, Moving) or len(state.held) < 2 or self.settings.computer or reading.unreadable
-                or reading.mixed or reading.foreign or reading.overfull
-                or any(reading.visible(colour) != CHECKERS for colour in Colour)):
+        if not isinstance(state, Moving) or len(state.held) < 2 or self.settings.computer or not whole(reading):
             return None
         rolls = (state.turn.roll, *(h.roll for h in state.held))
         turn_map, complete = state.turn.map, state.turn.tracker.complete_seen
         shown = turn_map.play_to(complete) if complete is not None and turn_map.is_complete(complete) else None
         chain = chain_to(self.settings.rules, self.game.position, rolls, reading.side(WHITE), reading.side(BLACK),
-                         shown)
+                         shown, self._waypoints(state, time))
         if chain is None or not self._chain_hits_seen(state, chain.plays):
             return None
         guessed_from = len(self.game.history) if state.guessed_from is None else state.guessed_from
@@ -222,6 +229,21 @@ class HeldSteps(ControllerState):
             self._stay(replace(new, guessed_from=guessed_from,
                                guessed_hits=(*state.guessed_hits, *(0,) * len(chain.plays))))
         return out
+
+    def _waypoints(self, state: Moving, time: float) -> tuple[Board | None, ...]:
+        """Per roll of the turn and the rolls held, the last board seen whole (every checker
+        on it, none mixed) between that roll and the next (``chain_to`` follows them)."""
+        thrown = (state.turn.rolled_at, *(held.thrown for held in state.held), time)
+        boards: list[Board | None] = []
+        for since, until in zip(thrown, thrown[1:]):
+            board = None
+            if since > -math.inf:
+                for _, seen in islice(self._seen.whole_between(since, until), WAYPOINT_BOARDS):
+                    if whole(seen):
+                        board = (seen.side(WHITE), seen.side(BLACK))
+                        break
+            boards.append(board)
+        return tuple(boards)
 
     def _chain_hits_seen(self, state: Moving, plays: tuple[Play, ...]) -> bool:
         """Was every blot ``plays`` hit (the turns from ``state``'s on) seen leaving its point,

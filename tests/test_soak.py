@@ -253,29 +253,30 @@ def test_tables_the_sweeps_found_misrecorded_keep_every_play(name: str, noise: f
     assert table.controller.match.winner() is not None and report.games == 1
 
 
-@pytest.mark.parametrize(("name", "noise", "speed", "seed", "exact"), [
-    ("trictrac", 5.0, 20.0, 1230136903, True),  # lost from play 25: ten rolls held, no run found
-    ("rally-hitting", 0.0, 20.0, 1230136903, True),  # lost from play 200, clean sensors
-    ("rally-hitting", 7.5, 8.0, 1310139303, True),  # a turn begun on its part made forgot it
-    ("rally", 7.5, 8.0, 1350940528, True),  # the opening thrown before the setup was seen: refused
-    ("rally-hitting", 7.5, 8.0, 1351440542, False),  # a blot seen taken off against one only hidden
-    ("trictrac", 7.5, 8.0, 1351440543, True),  # a hit no board showed, the owner one die short, no board standing
-    ("rally-hitting", 7.5, 8.0, 1350540515, True),  # a blot its owner lifted after its roll, read as hit
-    ("trictrac", 7.5, 20.0, 100003, True),  # hand_soak --quick: a play seen complete, its blot hit, out of the beam
+@pytest.mark.parametrize(("name", "noise", "speed", "seed", "misread"), [
+    ("trictrac", 5.0, 20.0, 1230136903, 0),  # lost from play 25: ten rolls held, no run found
+    ("rally-hitting", 0.0, 20.0, 1230136903, 0),  # lost from play 200, clean sensors
+    ("rally-hitting", 7.5, 8.0, 1310139303, 0),  # a turn begun on its part made forgot it
+    ("rally", 7.5, 8.0, 1350940528, 0),  # the opening thrown before the setup was seen: refused
+    ("rally-hitting", 7.5, 8.0, 1351440542, 2),  # a blot seen taken off against one only hidden
+    ("trictrac", 7.5, 8.0, 1351440543, 0),  # a hit no board showed, the owner one die short, no board standing
+    ("rally-hitting", 7.5, 8.0, 1350540515, 0),  # a blot its owner lifted after its roll, read as hit
+    ("trictrac", 7.5, 20.0, 100003, 0),  # hand_soak --quick: a play seen complete, its blot hit, out of the beam
+    ("trictrac", 7.5, 20.0, 1410242306, 4),  # seven turns of hits past the beam: the boards between guide it
 ])
 def test_quick_hands_leave_the_game_on_the_board(name: str, noise: float, speed: float, seed: int,
-                                                 exact: bool) -> None:
+                                                 misread: int) -> None:
     """Issue 8's quick hands (benchmarks/hand_soak.py at 8x and 20x a person, 2026-12-03): the
     boards seldom stand between turns and rolls pile up, and these tables lost the game for
     good; the run of legal plays to a board seen whole (``controller.held_chain``) brings the
-    controller back.  ``exact``: every play recorded as made (else a play or two the boards
-    never told apart may be read otherwise, the game kept)."""
+    controller back.  ``misread``: plays the boards never told apart that may be read
+    otherwise (as another legal play, the game kept)."""
     habits = "real" if seed == 100003 else "all"  # (the quick sweep's own habits)
     table, report = careless_table(name, seed, noise, 0.2 if name == "trictrac" or noise == 0 else 1.0, speed,
                                    habits=habits)
     assert table.controller.match.winner() is not None and report.games == 1, report.mismatches[:3]
     assert report.attempts_warned == report.illegal_attempts and report.false_warnings == []
-    assert report.mismatches == [] if exact else len(report.mismatches) <= 2, report.mismatches
+    assert len(report.mismatches) <= misread, report.mismatches
 
 
 @pytest.mark.parametrize(("name", "noise", "illegal", "seed"), [
