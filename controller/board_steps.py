@@ -72,6 +72,8 @@ class BoardSteps(ControllerState):
         else:
             tracker, last = Tracker(StillMap(self.settings.rules, self.game.position)), None
         held = len(state.held) if isinstance(state, Moving) else 0
+        if isinstance(state, Moving) and not held:
+            tracker.remember(time)  # (a roll read late may turn out to have landed before this board)
         shown_before = tracker.complete_seen
         verdict = self._off_plan(state, tracker.judge(reading, last, opponent_rolled=held > 0, mover_rolled=held > 1))
         before, self._verdict = self._verdict, verdict

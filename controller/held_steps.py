@@ -58,6 +58,8 @@ class HeldSteps(ControllerState):
         turn, verdict = state.turn, self._verdict
         thrown, exact = (time, False) if late is None else (time - late, True)
         held = (*state.held, HeldRoll(roll, time, thrown=thrown, exact=exact))
+        if not state.held and exact:
+            self._judge_after_roll(state, thrown, time)
         if not state.held:  # with rolls held already, this one follows theirs
             undone = self._hit_just_undone(time, state)
             if undone is not None:
@@ -97,6 +99,18 @@ class HeldSteps(ControllerState):
             if again.entries or again.finished is not None:
                 return again
         return self._output(message=f"Roll {roll} held until {turn.colour.value} has finished")
+
+    def _judge_after_roll(self, state: Moving, thrown: float, time: float) -> None:
+        """The roll landed at ``thrown`` and was read at ``time``, after boards read since
+        (a serial link's delay): what they showed is forgotten as boards before the roll and
+        judged again as boards after it (trictrac 1700351009 at a person's pace over serial:
+        Black lifted its blot on 5 just after its 6-3 landed, read first as White's
+        bar/20*/17 seen with the blot on its way to the bar, and Black's illegal 5 to 16
+        taken for bar/16, the game lost)."""
+        tracker = state.turn.tracker
+        if tracker.rewind(thrown):
+            for _, reading in reversed(list(self._seen.whole_between(thrown, time))):  # oldest first
+                tracker.judge(reading, state.last_legal, opponent_rolled=True)
 
     def _since_roll(self, state: Moving) -> SinceRoll | None:
         """What the boards since the mover's roll (read up to ``ROLL_READ`` late) showed of

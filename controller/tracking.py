@@ -11,8 +11,9 @@ warned about; that is the controller's business, not this module's.
 from __future__ import annotations
 
 import functools
+from collections import deque
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from hal.interfaces import BoardSnapshot, ZoneReading
@@ -254,6 +255,21 @@ _REACHES: dict[TurnMap | StillMap, Reach] = {}
 
 HIDDEN_KEPT = 8
 """Boards partly hidden kept for ``Tracker.side_seen`` (the most recent)."""
+MARKS_KEPT = 16
+"""What the tracker knew before each of the last boards judged with no roll held
+(``Tracker.rewind``: a roll read late landed before some of them)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Memory:
+    """What a tracker knew of the boards judged so far (``Tracker.remember``)."""
+
+    complete_seen: int | None
+    lifted_seen: tuple[int, tuple[int, ...]] | None
+    side_seen: int | None
+    hidden: tuple[BoardReading, ...]
+    complete_after: int | None
+    shown: OpponentShown
 
 
 @dataclass(slots=True)
@@ -321,6 +337,7 @@ class Tracker:
         self.run_seen: int | None = None
         """The mover's complete board that began the run of turns last found to explain a
         board (``controller.held``): the next board, a hand still at work, tries it first."""
+        self._marks: deque[tuple[float, _Memory]] = deque(maxlen=MARKS_KEPT)
 
     @property
     def side_seen(self) -> int | None:
@@ -342,6 +359,26 @@ class Tracker:
     def side_seen(self, side: int | None) -> None:
         self._side_seen = side
         self._hidden.clear()
+
+    def remember(self, time: float) -> None:
+        """Before judging a board read at ``time`` with no roll held: what the boards so far
+        showed, for a roll found to have landed before it (``rewind``)."""
+        self._marks.append((time, _Memory(self.complete_seen, self.lifted_seen, self._side_seen,
+                                          tuple(self._hidden), self.complete_after, replace(self.shown))))
+
+    def rewind(self, since: float) -> bool:
+        """The next roll landed at ``since`` and was read only after later boards (a serial
+        link's delay): forget what they showed as boards before it (the complete board, the
+        board before the roll, the opponent's checkers off their points); True when any
+        was judged after ``since`` (then judge them again as boards after the roll)."""
+        marks, self._marks = self._marks, deque(maxlen=MARKS_KEPT)
+        for when, memory in marks:
+            if when > since:
+                self.complete_seen, self.lifted_seen = memory.complete_seen, memory.lifted_seen
+                self._side_seen, self._hidden = memory.side_seen, list(memory.hidden)
+                self.complete_after, self.shown = memory.complete_after, memory.shown
+                return True
+        return False
 
     @classmethod
     def following(cls, turn_map: TurnMap, searched: Tracker | None) -> Tracker:

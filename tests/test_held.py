@@ -1046,3 +1046,20 @@ def test_a_checker_of_the_mover_in_a_hand_after_the_other_passes_decides_nothing
     tracker = Tracker(turn_map)
     assert tracker.judge(reader.position_reading(part), turn_map.start).kind is Kind.LEGAL
     assert isinstance(finished_play(tracker, (Roll(1, 1), Roll(1, 1)), lifted, turn_map.start), Undecided)
+
+
+def test_a_roll_that_landed_before_boards_judged_forgets_what_they_showed() -> None:
+    """A roll read late (a serial link) says when it landed: what the boards judged since
+    taught the tracker as boards before the roll (the complete board, the board before the
+    roll) is forgotten, to be judged again as after it; boards before it are kept."""
+    first = Play((Move(13, 7, 6), Move(13, 8, 5)))
+    turn_map = TurnMap(RULES, CLOSED, Roll(6, 5))
+    reading = BoardReader(RULES, RULES.geometry(None)).position_reading(RULES.apply(CLOSED, first))
+    for landed, forgotten in ((0.5, True), (1.0, False)):
+        tracker = Tracker(turn_map)
+        tracker.remember(1.0)
+        assert tracker.judge(reading).kind is Kind.COMPLETE
+        assert tracker.complete_seen == tracker.shown.before_roll == turn_map.end_of(first)
+        assert tracker.rewind(landed) is forgotten
+        kept = None if forgotten else turn_map.end_of(first)
+        assert tracker.complete_seen == tracker.shown.before_roll == kept

@@ -292,6 +292,20 @@ def test_tables_at_a_persons_pace_keep_every_play(name: str, noise: float, illeg
     assert table.controller.match.winner() is not None and report.games == 1
 
 
+def test_boards_read_after_the_dice_landed_are_judged_as_after_the_roll_serial() -> None:
+    """All careless habits at a person's pace over the serial link (trictrac 1700351009,
+    noise 5, illegal 1.0: the game lost at play 59).  White's bar/22/17 stood complete past
+    Black's blot on 5; Black's 6-3 landed, Black lifted that blot and put it on its 16 (an
+    illegal move), and the board showing the blot off came before the roll was read: judged
+    as White's bar/20*/17 with the blot on its way, Black's move read as bar/16.  The roll
+    says when it landed; the boards read since are judged as after it
+    (``Tracker.rewind``)."""
+    table, report = careless_table("trictrac", 1700351009, 5.0, 1.0, 1.0, "serial")
+    assert report.mismatches == [] and report.false_warnings == []
+    assert report.attempts_warned == report.illegal_attempts
+    assert table.controller.match.winner() is not None and report.games == 1
+
+
 def test_a_play_seen_with_its_blots_on_the_bar_is_not_swapped_for_another_serial() -> None:
     """All careless habits at 3x over the serial link (trictrac 1611448342, noise 5, illegal
     1.0: the game lost at play 112).  White's 9/8*/4* stood complete with both blots on
