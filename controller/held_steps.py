@@ -246,17 +246,17 @@ class HeldSteps(ControllerState):
 
     def _waypoints(self, state: Moving, time: float) -> tuple[Board | None, ...]:
         """Per roll of the turn and the rolls held, the last board seen whole (every checker
-        on it, none mixed) between that roll and the next (``chain_to`` follows them)."""
-        thrown = (state.turn.rolled_at, *(held.thrown for held in state.held), time)
-        boards: list[Board | None] = []
-        for since, until in zip(thrown, thrown[1:]):
-            board = None
+        on it, none mixed) between that roll and the next (``chain_to`` follows them; not
+        looked for the turn's own roll, nor the last, whose board is the one explained)."""
+        thrown = (*(held.thrown for held in state.held), time)
+        boards: list[Board | None] = [None] * (len(thrown) + 1)
+        for index in range(1, len(thrown) - 1):
+            since, until = thrown[index - 1], thrown[index]
             if since > -math.inf:
                 for _, seen in islice(self._seen.whole_between(since, until), WAYPOINT_BOARDS):
                     if whole(seen):
-                        board = (seen.side(WHITE), seen.side(BLACK))
+                        boards[index] = (seen.side(WHITE), seen.side(BLACK))
                         break
-            boards.append(board)
         return tuple(boards)
 
     def _chain_hits_seen(self, state: Moving, plays: tuple[Play, ...]) -> bool:
