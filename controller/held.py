@@ -147,9 +147,10 @@ def _search(
     found = None
     if since is not None or top:
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, strict=True,
-                             seen_hits=seen_hits)
+                             seen_hits=seen_hits, watched=top)
     if found is None:
-        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, seen_hits=seen_hits)
+        found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, seen_hits=seen_hits,
+                             watched=top)
         if (found is not None and found[0] != _SETTLED and top and since is not None
                 and all(reading.visible(colour) == CHECKERS for colour in Colour)):
             # only a doubtful play (a hit no board showed, a blot that moved) explains it, as
@@ -163,7 +164,7 @@ def _search(
         # a settled board (an illegal move looking so is warned and taken back: rally-hitting
         # 750622518, the next roll thrown while the warned move was being put right)
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, lenient=True,
-                             seen_hits=seen_hits)
+                             seen_hits=seen_hits, watched=top)
         if found is not None and found[0] != _SETTLED:
             found = None
     if found is not None:
@@ -181,11 +182,12 @@ def _search(
 def _search_from(
     turn: Tracker, turn_map: TurnMap, rolls: tuple[Roll, ...], reading: BoardReading, board: int, last_legal: int,
     budget: list[int], since: SinceRoll | None = None, strict: bool = False, lenient: bool = False,
-    seen_hits: HitsShown | None = None,
+    seen_hits: HitsShown | None = None, watched: bool = False,
 ) -> tuple[str, int] | None:
     """``_search`` for one pass: the plays the board shows as left judged first (``near``),
     then the runs of turns that follow them and the plays the mover has moved on from
-    (``far``), each tried in the order ``Evidence`` puts them."""
+    (``far``), each tried in the order ``Evidence`` puts them.  A turn of a run (not
+    ``watched``) plays only the complete plays whose hits the boards showed (``seen_hits``)."""
     later = sum(4 if roll.is_double else 2 for roll in rolls)
     reach = turn.reach
     evidence = Evidence(turn, turn_map, reading, board, last_legal, since, strict, lenient)
@@ -193,6 +195,13 @@ def _search_from(
     # turn may show them settled; the complete board last seen first of all
     finished = reach.finished_before(board, later, mover_later=False)
     near = evidence.near(finished)
+    if seen_hits is not None and not watched:
+        # a turn of a run hits only blots the boards saw leave their points or reach the bar
+        # or pool: a checker the turn before put on a point and this one hit there, neither
+        # seen, never stood there (backgammon, the stateful hands test: White's bar/24/18 and
+        # Black's 2-2 hitting it back, read from Black's 13/5 moved before White had moved;
+        # the complete board a run's turn last saw is no exception)
+        near = [key for key in near if _hits_seen(turn, key, seen_hits)]
     settled: list[int] = []
     in_hand: list[int] = []
     hits: list[int] = []
@@ -231,6 +240,8 @@ def _search_from(
     # then the board further on: each of those plays, then the plays the mover has moved on
     # from since (with rolls held for a later turn of the mover), one run at a time
     far = reach.finished_before(board, later, mover_later=True, lifted=turn.lifted_evidence()) if len(rolls) > 1 else []
+    if seen_hits is not None and not watched:
+        far = [key for key in far if _hits_seen(turn, key, seen_hits)]
     far = evidence.shown_first([key for key in far if not evidence.unshown_hit(key)
                                 and evidence.keeps_hits(key)])[:MAX_TRIED_FAR]
     tried = set(near)

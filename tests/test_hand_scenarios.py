@@ -1419,20 +1419,44 @@ def test_a_roll_thrown_before_the_play_before_it_is_made_takes_no_board_of_that_
     assert s.phase is Phase.MOVING and s.controller.game.turn is Colour.BLACK
 
 
-def test_a_run_of_turns_hits_no_checker_the_board_never_showed() -> None:
+@pytest.mark.parametrize("both_thrown", [False, True])
+def test_a_run_of_turns_hits_no_checker_the_board_never_showed(both_thrown: bool) -> None:
     """Found by the stateful hands test (backgammon).  White, three on the bar, could only
     enter bar/22 with its 3-1; before White moved, Black threw 4-1 and its hand moved 8/3,
     then White threw 1-1.  The held search read White's bar/22 and Black's 8/4/3* hitting
     it: the board never showed White's checker on 22, nor White's bar going down and up,
     yet the turn was recorded and Black's early move went unwarned.  A later turn of a run
-    hits only blots the boards showed leaving their points or reaching the bar."""
+    hits only blots the boards showed leaving their points or reaching the bar.
+    ``both_thrown`` (1,500 examples, seed 621): White's 1-1 thrown before Black's hand moved;
+    the run's Black turn, having judged the board complete with 8/4/3*, tried that play first
+    as the complete board it had seen, and so hit the checker never shown."""
     start = pos({3: 2, 6: 6, 8: 2, 11: 1, 13: 1}, {1: 2, 2: 1, 6: 4, 8: 3, 10: 1, 13: 3, 18: 1}, white_bar=3)
     s = scene("backgammon", start=start)
     s.set_position(start)
     s.throw(3, 1)  # White's only play: bar/22
     s.throw(4, 1)  # Black's roll, held
+    if both_thrown:
+        s.throw(1, 1)  # White's next roll, held as well
     s.move(s.zone(B, 8), s.zone(B, 3), B)  # Black's hand, White not having moved
-    s.throw(1, 1)  # White's next roll, held as well
+    if not both_thrown:
+        s.throw(1, 1)
+    s.advance(LOOK)
+    assert recorded(s) == [], recorded(s)
+    assert s.warnings() >= 1 and s.message.startswith("Illegal"), s.message
+
+
+def test_a_run_of_turns_hits_no_entry_the_board_never_showed() -> None:
+    """The stateful hands test (backgammon, 1,500 examples, seed 621): White, one on the bar,
+    to move with 6-1; Black's 2-2 and White's 1-1 thrown before White moved, then Black's
+    hand moved 13/5.  Read as White's bar/24/18 and Black's 13/11/9/7*/5 hitting it back,
+    White's 1-1 begun: White's side as before its roll on every board, its checker never on
+    18 nor its bar going down, two turns were recorded and Black's early move went unwarned."""
+    start = pos({6: 5, 7: 1, 8: 2, 13: 3, 21: 1, 24: 2}, {2: 2, 3: 1, 6: 5, 8: 1, 13: 4, 15: 1, 23: 1}, white_bar=1)
+    s = scene("backgammon", start=start)
+    s.set_position(start)
+    for dice in ((6, 1), (2, 2), (1, 1)):  # White's roll, then Black's and White's next, held
+        s.throw(*dice)
+    s.move(s.zone(B, 13), s.zone(B, 5), B)
     s.advance(LOOK)
     assert recorded(s) == [], recorded(s)
     assert s.warnings() >= 1 and s.message.startswith("Illegal"), s.message
