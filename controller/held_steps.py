@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from itertools import islice
 from typing import TYPE_CHECKING
 
 from .held import Finished, SinceRoll, Undecided, finished_play, hit_undone, hits_shown, opponent_bar, run_settles
-from .held_chain import Board, chain_to
 from .phases import HeldRoll, Moving
 from .rules.reach import MOVER
-from .rules.values import BLACK, CHECKERS, WHITE, Colour
+from .rules.values import CHECKERS
 from .steps_base import ControllerState
 from .tracking import Kind
 from .transitions import UndeclaredTransition
@@ -29,16 +27,6 @@ if TYPE_CHECKING:
 ROLL_READ = 0.5
 """Seconds a roll may be read after the dice land (the board's tray waits for them to lie
 still, then the link carries it): a board change this recent may be the next player's."""
-WAYPOINT_BOARDS = 8
-"""Boards looked at, the latest first, for one seen whole during a held roll's turn."""
-
-
-def whole(reading: BoardReading) -> bool:
-    """Does the board show every checker, each on a zone of its own colour, none hidden?"""
-    return not (reading.unreadable or reading.mixed or reading.foreign or reading.overfull
-                or any(reading.visible(colour) != CHECKERS for colour in Colour))
-
-
 class HeldSteps(ControllerState):
     """The held roll's steps (see the module docstring)."""
 
@@ -219,78 +207,6 @@ class HeldSteps(ControllerState):
         if finished is None or not self._keeps_to_plan(state, end):
             return None
         return self._finish_held(time, state, finished, reading)
-
-    def _chain_up(self, time: float, reading: BoardReading) -> Output | None:
-        """Two or more rolls held and a board seen whole that no run the held search followed
-        explains: the run of legal plays with the rolls held that leads to it
-        (``held_chain``), each turn recorded as a guess (``Moving.guessed_from``); None when
-        there is none, or a computer's plan is to be kept.  (Not from turns recorded before
-        this one: a run re-reading them makes boards an illegal move made legal.)"""
-        state = self._state
-        if not isinstance(state, Moving) or len(state.held) < 2 or self.settings.computer or not whole(reading):
-            return None
-        rolls = (state.turn.roll, *(h.roll for h in state.held))
-        turn_map, complete = state.turn.map, state.turn.tracker.complete_seen
-        shown = turn_map.play_to(complete) if complete is not None and turn_map.is_complete(complete) else None
-        chain = chain_to(self.settings.rules, self.game.position, rolls, reading.side(WHITE), reading.side(BLACK),
-                         shown, self._waypoints(state, time))
-        if chain is None or not self._chain_hits_seen(state, chain.plays):
-            return None
-        guessed_from = len(self.game.history) if state.guessed_from is None else state.guessed_from
-        out = self._follow_chain(time, chain.plays)
-        new = self._state
-        if isinstance(new, Moving) and new.guessed_from is None:  # never seen: a later board may revise them
-            self._stay(replace(new, guessed_from=guessed_from,
-                               guessed_hits=(*state.guessed_hits, *(0,) * len(chain.plays))))
-        return out
-
-    def _waypoints(self, state: Moving, time: float) -> tuple[Board | None, ...]:
-        """Per roll of the turn and the rolls held, the last board seen whole (every checker
-        on it, none mixed) between that roll and the next (``chain_to`` follows them; not
-        looked for the turn's own roll, nor the last, whose board is the one explained)."""
-        thrown = (*(held.thrown for held in state.held), time)
-        boards: list[Board | None] = [None] * (len(thrown) + 1)
-        for index in range(1, len(thrown) - 1):
-            since, until = thrown[index - 1], thrown[index]
-            if since > -math.inf:
-                for _, seen in islice(self._seen.whole_between(since, until), WAYPOINT_BOARDS):
-                    if whole(seen):
-                        boards[index] = (seen.side(WHITE), seen.side(BLACK))
-                        break
-        return tuple(boards)
-
-    def _chain_hits_seen(self, state: Moving, plays: tuple[Play, ...]) -> bool:
-        """Was every blot ``plays`` hit (the turns from ``state``'s on) seen leaving its point,
-        or reaching the bar or pool, since the mover's roll?  A checker a run puts on a point
-        and the next turn hits there never showed on the board otherwise (as in the held
-        search's runs: ``HitsShown.hits_seen``)."""
-        if state.turn.rolled_at == -math.inf:
-            return True
-        shown, position = self._seen.hits_shown(state.turn.rolled_at), self.game.position
-        for play in plays:
-            after = self.settings.rules.apply(position, play)
-            opponent = position.turn.opponent
-            if not shown.hits_seen(opponent, position.side(opponent), after.side(opponent)):
-                return False
-            position = after
-        return True
-
-    def _follow_chain(self, time: float, plays: tuple[Play, ...]) -> Output | None:
-        """End the turn and each next with ``plays`` (the held rolls' turns, a pass starting
-        the next by itself), the board judged in each turn begun."""
-        out: Output | None = None
-        position = self.game.position
-        for play in plays:
-            now = self._state
-            if not play.moves:  # a pass: the turn before it began the next turn itself
-                position = position.with_turn(position.turn.opponent)
-                continue
-            if not isinstance(now, Moving) or not now.held or self.game.position != position:
-                break  # (a board a turn began on showed its play complete: it went on by itself)
-            step = self._play_held_roll(time, play)
-            out = step if out is None else step.after(out.entries)
-            position = self.settings.rules.apply(position, play)
-        return out
 
     def _run_from_shown(self, time: float, state: Moving, key: int, shown: int | None) -> Output | None:
         """The board shows complete board ``key`` with the mover's next roll held too, after it
