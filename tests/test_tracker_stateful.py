@@ -306,6 +306,9 @@ class Account(GameFollow):
         """What the last snapshot showed, if a whole position."""
         self.counts: Sides | None = None
         """Each colour's checkers on its own points, even when the board shows no position."""
+        self.shown_at_next: Sides | None = None
+        """What the board showed when the next player's roll was thrown during the turn under
+        way (None: not thrown yet, or thrown during an earlier turn)."""
 
     @property
     def states(self) -> TurnStates | None:
@@ -320,7 +323,12 @@ class Account(GameFollow):
             next_at_work = bool(self.thrown) and self.counts is not None
             shows_play = next_at_work and (shows_play_since_hit(
                 self.rules.name, self.position.turn, self.counts, after) or self._mover_again(after))  # type: ignore[arg-type]
-            assert self.shown == sides(after) or shows_play, "the turn was recorded while the board showed another position"
+            # (or the play stood complete when the next player threw: a move made after that,
+            # an illegal one, does not undo it)
+            rolled_over = self.shown_at_next == sides(after)
+            assert self.shown == sides(after) or shows_play or rolled_over, (
+                "the turn was recorded while the board showed another position")
+        self.shown_at_next = None
 
     def _mover_again(self, after: Position) -> bool:
         """The next player's roll (thrown already) passes after the play: does the board show
@@ -511,6 +519,8 @@ class HandsOnTheBoard(RuleBasedStateMachine):
             phase = self.controller.phase
             # dice thrown while the board is being set up or after the game are discarded
             if phase is Phase.MOVING:  # the next player's roll waits for the turn to end
+                if not self.account.thrown:
+                    self.account.shown_at_next = self.account.shown
                 self.account.thrown.append((a, b))
             elif phase in (Phase.OPENING, Phase.AWAIT_ROLL):  # used at once, or dropped (equal throws)
                 self.account.thrown = [(a, b)]
