@@ -8,6 +8,7 @@ anew, and no warning sounds.  A base of ``controller.machine.Controller`` beside
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -18,7 +19,7 @@ from .phases import HeldRoll, Moving
 from .rules.game import TurnRecord
 from .rules.reach import MOVER
 from .rules.turn import turn_map as turn_map_for
-from .rules.values import Play
+from .rules.values import BAR, Play
 from .steps_base import ControllerState
 from .tracking import Kind, Tracker, Verdict
 from .transitions import Trigger
@@ -70,7 +71,8 @@ class ReviseSteps(ControllerState):
         if not isinstance(state, Moving) or reading is None or reading.unreadable:
             return None
         if state.guessed_from is None:
-            return self._hit_unseen(time, state, reading)
+            unseen = self._hit_unseen(time, state, reading)
+            return unseen if unseen is not None else self._hit_not_made(time, state, reading)
         history = self.game.history
         rolls_now = (state.turn.roll, *(h.roll for h in state.held))
         for first_index in range(len(history) - 1, max(state.guessed_from, len(history) - REVISE_TURNS) - 1, -1):
@@ -117,6 +119,35 @@ class ReviseSteps(ControllerState):
             return None
         end = turn_map.end_of(found.play)
         if end is None or end & MOVER != was & MOVER or found.play.hits <= record.play.hits:
+            return None
+        return self._record_anew(time, 1, rolls, found)
+
+    def _hit_not_made(self, time: float, state: Moving, reading: BoardReading) -> Output | None:
+        """With no turn guessed, a wrong board standing its grace time: when the last turn's
+        play hit a blot its bar or pool never showed (on the board this turn's roll came over,
+        or since), and another play of that turn leaving the mover's side the same hits fewer,
+        that play, if its run of turns explains the board settled.  (The other half of ``_hit_unseen``.)  Serial
+        rally-hitting 1350540515 at 8x: Black lifted its blot on 12 just before White's 4-2
+        landed, and White's 14/10/8 past it was read as 14/12*/8; the blot put back, Black
+        played its 1-1, warned for twenty seconds, and forty plays were recorded otherwise."""
+        history = self.game.history
+        record = history[-1] if history else None
+        if (not isinstance(record, TurnRecord) or record.colour is state.turn.colour or not record.play.hits
+                or state.turn.rolled_at == -math.inf):
+            return None
+        hit = record.colour.opponent
+        if self._seen.bar_between(hit, state.turn.rolled_at, math.inf) >= record.after.side(hit)[BAR]:
+            return None  # the bar or pool showed the checkers hit (on the board the roll came over, or since)
+        turn_map = turn_map_for(self.settings.rules, record.before, record.roll)
+        was = turn_map.end_of(record.play)
+        if was is None:
+            return None
+        rolls = (state.turn.roll, *(h.roll for h in state.held))
+        found = finished_play(Tracker(turn_map), rolls, reading, turn_map.start, observed=False)
+        if not isinstance(found, Finished):
+            return None
+        end = turn_map.end_of(found.play)
+        if end is None or end & MOVER != was & MOVER or found.play.hits >= record.play.hits:
             return None
         return self._record_anew(time, 1, rolls, found)
 

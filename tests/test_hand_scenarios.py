@@ -1519,3 +1519,37 @@ def test_a_blot_on_every_board_is_not_hit_even_when_nothing_else_explains_the_bo
     s.advance(LOOK)
     assert recorded(s) == [], recorded(s)
     assert s.warnings() >= 1 and s.message.startswith("Illegal"), s.message
+
+
+# a blot lifted as the hitter passes: no hit after all ---------------------------------------------
+
+BLOT_PASSED = pos({24: 2, 14: 1, 13: 4, 8: 3, 6: 5}, {13: 1, 7: 3, 6: 5, 5: 4, 4: 2})
+"""White to play 4-2: 14/10/8 passes Black's blot on White's 12 (Black's 13), 14/12*/8 hits it."""
+
+
+def blot_hit_and_carried_on() -> Scene:
+    """Black lifts its blot just before White's 4-2 lands and White's checker goes 14 to 8
+    (14/12*/8 with the blot in the hand, or 14/10/8), Black throws 3-1, puts the blot on the
+    bar (the hit shown), then back on its point, and carries it 13/9 as if never hit."""
+    s = scene("backgammon", start=BLOT_PASSED)
+    s.set_position(BLOT_PASSED)
+    s.lift(s.zone(B, 13), B, settle=0.05)
+    s.throw(4, 2)  # just after the blot was lifted
+    s.move(s.zone(W, 14), s.zone(W, 8), W)
+    s.throw(3, 1)  # Black's roll: White's turn recorded with the blot in the hand
+    s.place(s.zone(B, 25), B)
+    s.lift(s.zone(B, 25), B)
+    s.place(s.zone(B, 13), B)
+    s.move(s.zone(B, 13), s.zone(B, 9), B)
+    s.advance(LOOK)
+    return s
+
+
+def test_a_hit_the_bar_showed_is_never_read_again_to_excuse_the_blot_carried_on() -> None:
+    """A hit the bar showed is never read again as the play that passed the blot
+    (``ReviseSteps._hit_not_made``, for the hits no board showed: test_soak's serial
+    rally-hitting 1350540515): the blot taken back to its point and carried on is an illegal
+    move, warned."""
+    s = blot_hit_and_carried_on()
+    assert [play for *_, play in recorded(s)] == ["14/12*/8"], recorded(s)
+    assert s.warnings() >= 1 and s.message.startswith("Illegal"), s.message

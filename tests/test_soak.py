@@ -205,6 +205,21 @@ def test_all_careless_habits_at_noise_7_5_keep_every_play_and_warn_every_illegal
     assert table.controller.match.winner() is not None and report.games == 1
 
 
+def test_a_hit_no_board_showed_is_read_again_when_the_blot_goes_on_serial() -> None:
+    """Serial rally-hitting 1350540515 at 8x (issue 8): Black lifted its blot on 12 just
+    before White's 4-2 landed; White's 14/10/8 went past it and was read as 14/12*/8 (the
+    blot in the hand), the blot was put back, and Black's 1-1 from where it stood was warned
+    for twenty seconds, then forty-one plays were recorded otherwise (the game kept).  A hit
+    the pool never showed, when the other play leaving White's side the same and Black's
+    play explain the board settled, is read again (``ReviseSteps._hit_not_made``).  One
+    illegal attempt of Black's, made while the controller still wanted the blot on the pool,
+    goes unwarned (two before)."""
+    _, report = careless_table("rally-hitting", 1350540515, 5.0, 1.0, 8.0, "serial")
+    assert report.mismatches == [] and report.false_warnings == []
+    assert report.illegal_attempts - report.attempts_warned <= 1
+    assert report.games == 1
+
+
 def test_a_play_the_board_showed_complete_is_never_revised_to_excuse_an_illegal_move() -> None:
     """Trictrac seed 400212006 at 5x: Black's 21/15/10* stood complete on the board, and
     was recorded from the next board (White's hand already at work).  White's illegal move
