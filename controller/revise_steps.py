@@ -126,10 +126,11 @@ class ReviseSteps(ControllerState):
         """With no turn guessed, a wrong board standing its grace time: when the last turn's
         play hit a blot its bar or pool never showed (on the board this turn's roll came over,
         or since), and another play of that turn leaving the mover's side the same hits fewer,
-        that play, if its run of turns explains the board settled.  (The other half of ``_hit_unseen``.)  Serial
-        rally-hitting 1350540515 at 8x: Black lifted its blot on 12 just before White's 4-2
-        landed, and White's 14/10/8 past it was read as 14/12*/8; the blot put back, Black
-        played its 1-1, warned for twenty seconds, and forty plays were recorded otherwise."""
+        that play, if its run of turns explains the board settled (the other half of
+        ``_hit_unseen``).  Serial rally-hitting 1350540515 at 8x: Black lifted its blot on 12
+        just before White's 4-2 landed, and White's 14/10/8 past it was read as 14/12*/8; the
+        blot put back, Black played its 1-1, warned for twenty seconds, and forty plays were
+        recorded otherwise."""
         history = self.game.history
         record = history[-1] if history else None
         if (not isinstance(record, TurnRecord) or record.colour is state.turn.colour or not record.play.hits
