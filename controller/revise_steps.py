@@ -105,22 +105,8 @@ class ReviseSteps(ControllerState):
         board stood, the game lost)."""
         if not state.held or state.held[0].over is not None or state.turn.map.is_complete(state.last_legal):
             return None
-        history = self.game.history
-        record = history[-1] if history else None
-        if not isinstance(record, TurnRecord) or not record.play.moves:
-            return None
-        turn_map = turn_map_for(self.settings.rules, record.before, record.roll)
-        tracker, was = Tracker(turn_map), turn_map.end_of(record.play)
-        if was is None or not tracker.reach.may_still_hit(was):
-            return None
-        rolls = (state.turn.roll, *(h.roll for h in state.held))
-        found = finished_play(tracker, rolls, reading, turn_map.start, observed=False)
-        if not isinstance(found, Finished):
-            return None
-        end = turn_map.end_of(found.play)
-        if end is None or end & MOVER != was & MOVER or found.play.hits <= record.play.hits:
-            return None
-        return self._record_anew(time, 1, rolls, found)
+        record = self._last_turn()
+        return None if record is None else self._read_again(time, state, reading, record, more_hits=True)
 
     def _hit_not_made(self, time: float, state: Moving, reading: BoardReading) -> Output | None:
         """With no turn guessed, a wrong board standing its grace time: when the last turn's
@@ -131,24 +117,36 @@ class ReviseSteps(ControllerState):
         just before White's 4-2 landed, and White's 14/10/8 past it was read as 14/12*/8; the
         blot put back, Black played its 1-1, warned for twenty seconds, and forty plays were
         recorded otherwise."""
-        history = self.game.history
-        record = history[-1] if history else None
-        if (not isinstance(record, TurnRecord) or record.colour is state.turn.colour or not record.play.hits
+        record = self._last_turn()
+        if (record is None or record.colour is state.turn.colour or not record.play.hits
                 or state.turn.rolled_at == -math.inf):
             return None
         hit = record.colour.opponent
         if self._seen.bar_between(hit, state.turn.rolled_at, math.inf) >= record.after.side(hit)[BAR]:
             return None  # the bar or pool showed the checkers hit (on the board the roll came over, or since)
+        return self._read_again(time, state, reading, record, more_hits=False)
+
+    def _last_turn(self) -> TurnRecord | None:
+        """The last turn recorded, if it is one with a play (not a pass, nor a cube action)."""
+        history = self.game.history
+        record = history[-1] if history else None
+        return record if isinstance(record, TurnRecord) and record.play.moves else None
+
+    def _read_again(self, time: float, state: Moving, reading: BoardReading, record: TurnRecord,
+                    more_hits: bool) -> Output | None:
+        """``record``'s turn recorded anew with another play leaving the mover's side the same
+        and hitting more blots (``more_hits``: one the recorded play went past) or fewer, if its
+        run of turns with this turn's roll and those held explains the board settled."""
         turn_map = turn_map_for(self.settings.rules, record.before, record.roll)
-        was = turn_map.end_of(record.play)
-        if was is None:
+        tracker, was = Tracker(turn_map), turn_map.end_of(record.play)
+        if was is None or more_hits and not tracker.reach.may_still_hit(was):
             return None
         rolls = (state.turn.roll, *(h.roll for h in state.held))
-        found = finished_play(Tracker(turn_map), rolls, reading, turn_map.start, observed=False)
+        found = finished_play(tracker, rolls, reading, turn_map.start, observed=False)
         if not isinstance(found, Finished):
             return None
-        end = turn_map.end_of(found.play)
-        if end is None or end & MOVER != was & MOVER or found.play.hits >= record.play.hits:
+        end, hits = turn_map.end_of(found.play), found.play.hits - record.play.hits
+        if end is None or end & MOVER != was & MOVER or (hits <= 0 if more_hits else hits >= 0):
             return None
         return self._record_anew(time, 1, rolls, found)
 
