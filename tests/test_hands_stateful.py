@@ -17,7 +17,9 @@ chosen for each turn from the legal plays, made move by move.  Invariants:
 3. the game never sticks: from the state reached, putting the board at the intended
    complete play and rolling moves the game on (checked at the end of every example).
 
-Kept fast: few examples, short runs; the whole file runs in well under a minute.
+Kept fast: few examples, short runs; the whole file runs in well under a minute.  One rule,
+``step``, draws each next action among those possible (``HANDS``), a distraction (hover,
+dropout, wait) never twice in a row, so every example plays several turns.
 """
 
 from __future__ import annotations
@@ -59,7 +61,8 @@ class Hand:
     arguments: dict[str, st.SearchStrategy[Any]]
 
 
-def hand(when: Callable[[Any], bool], **arguments: st.SearchStrategy[Any]) -> Callable[[Callable[..., None]], Callable[..., None]]:
+def hand(when: Callable[[Any], bool],
+         **arguments: st.SearchStrategy[Any]) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """Mark a method as a hand action, possible when ``when(machine)``; ``LegalHands.step``
     draws among the possible ones (a ``data`` parameter gets the step's data object)."""
 
@@ -74,11 +77,11 @@ class LegalHands(RuleBasedStateMachine):
     """Legal hand actions in any order on the simulated table, checked against the account."""
 
     ROLL_DROPOUT_SCANS = 25
+    """How long (20 ms scans) one zone drops out when a roll is thrown during a dropout."""
     HANDS = ("single_move", "finish_turn", "throw_roll", "combined_move", "blots_off_first", "lift_two",
              "early_roll_last_in_hand", "hover", "dropout", "wait")
     """The hand actions ``step`` draws among, the ones that move the game on first (hypothesis
     shrinks towards the first)."""
-    """How long (20 ms scans) one zone drops out when a roll is thrown during a dropout."""
 
     def __init__(self) -> None:
         super().__init__()
