@@ -1553,3 +1553,31 @@ def test_a_hit_the_bar_showed_is_never_read_again_to_excuse_the_blot_carried_on(
     s = blot_hit_and_carried_on()
     assert [play for *_, play in recorded(s)] == ["14/12*/8"], recorded(s)
     assert s.warnings() >= 1 and s.message.startswith("Illegal"), s.message
+
+
+HANDED_OVER = pos({13: 5, 8: 3, 6: 5, 1: 1}, {1: 1, 13: 5, 8: 4, 6: 5}, white_bar=1)
+"""White on the bar and Black's blot on its 1 (White's 24), White to roll."""
+
+
+@pytest.mark.parametrize("rules", ["backgammon", "trictrac"])
+@pytest.mark.parametrize("pause", [0.0, 0.05, LOOK])
+def test_a_hit_blot_handed_to_its_owner_enters_straight_from_the_hand(rules: str, pause: float) -> None:
+    """A habit: the hitter takes the blot and hands it over, and its owner, having thrown,
+    enters it from the hand; the bar never holds it.  White's bar/24*/21 and Black's
+    bar/23 13/7 are recorded, nothing is warned, whatever the pace of the hands."""
+    s = scene(rules, start=HANDED_OVER)
+    s.set_position(HANDED_OVER)
+    s.throw(3, 1)
+    s.advance(0.5)
+    s.lift(s.zone(B, 1), B, settle=pause)  # White's hand takes the blot
+    s.move(s.zone(W, 25), s.zone(W, 21), W, settle=pause)
+    s.throw(6, 2)
+    s.advance(pause)
+    s.place(s.zone(B, 23), B, settle=pause)  # entered with the 2, from the hand
+    s.move(s.zone(B, 13), s.zone(B, 7), B)
+    s.advance(3.0)
+    assert s.warnings() == 0, s.message
+    assert recorded(s) == [("white", [3, 1], "bar/24*/21")], recorded(s)
+    s.press(Button.DONE)
+    s.advance(LOOK)
+    assert [play for *_, play in recorded(s)] == ["bar/24*/21", "bar/23 13/7"], recorded(s)
