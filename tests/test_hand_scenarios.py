@@ -1581,3 +1581,36 @@ def test_a_hit_blot_handed_to_its_owner_enters_straight_from_the_hand(rules: str
     s.press(Button.DONE)
     s.advance(LOOK)
     assert [play for *_, play in recorded(s)] == ["bar/24*/21", "bar/23 13/7"], recorded(s)
+
+
+@pytest.mark.parametrize("rules", ["backgammon", "trictrac"])
+@pytest.mark.parametrize("pause", [0.0, 0.05, LOOK])
+@pytest.mark.parametrize("blot_first", [True, False])
+def test_a_hit_blot_handed_over_enters_while_the_hitters_last_checker_is_in_the_hand(
+        rules: str, pause: float, blot_first: bool) -> None:
+    """The same habit with Black's throw landing while White's last checker (13/10) is in
+    the hand, the blot taken before or after the hitter is lifted: bar/24* 13/10 and
+    bar/23 13/7 recorded, nothing warned."""
+    s = scene(rules, start=HANDED_OVER)
+    s.set_position(HANDED_OVER)
+    s.throw(3, 1)
+    s.advance(0.5)
+    if blot_first:
+        s.lift(s.zone(B, 1), B, settle=pause)
+        s.move(s.zone(W, 25), s.zone(W, 24), W, settle=pause)
+    else:
+        s.lift(s.zone(W, 25), W, settle=pause)
+        s.lift(s.zone(B, 1), B, settle=pause)
+        s.place(s.zone(W, 24), W, settle=pause)
+    s.lift(s.zone(W, 13), W, settle=pause)
+    s.throw(6, 2)
+    s.advance(pause)
+    s.place(s.zone(W, 10), W, settle=pause)
+    s.place(s.zone(B, 23), B, settle=pause)  # from the hand
+    s.move(s.zone(B, 13), s.zone(B, 7), B)
+    s.advance(3.0)
+    assert s.warnings() == 0, s.message
+    assert recorded(s) == [("white", [3, 1], "bar/24* 13/10")], recorded(s)
+    s.press(Button.DONE)
+    s.advance(LOOK)
+    assert [play for *_, play in recorded(s)] == ["bar/24* 13/10", "bar/23 13/7"], recorded(s)
