@@ -1614,3 +1614,26 @@ def test_a_hit_blot_handed_over_enters_while_the_hitters_last_checker_is_in_the_
     s.press(Button.DONE)
     s.advance(LOOK)
     assert [play for *_, play in recorded(s)] == ["bar/24* 13/10", "bar/23 13/7"], recorded(s)
+
+
+@pytest.mark.parametrize("pause", [0.0, 0.05, LOOK])
+def test_a_hit_blot_handed_over_enters_from_the_hand_in_rally_hitting(pause: float) -> None:
+    """The same habit in rally-hitting: White's pool/23/19* with the blot taken into the hand
+    and handed over; Black enters it with the 5 of its 5-1 straight from the hand (pool/20
+    8/7), the pool never holding it."""
+    s = scene("rally-hitting", start=RALLY_POOL)
+    s.set_position(RALLY_POOL)
+    s.throw(4, 2)  # the opening: one die each, White starts
+    s.throw(4, 2)
+    s.lift(s.zone(B, 19), B, settle=pause)
+    s.move(s.zone(W, 25), s.zone(W, 19), W, settle=pause)
+    s.throw(5, 1)
+    s.advance(pause)
+    s.place(s.zone(B, 20), B, settle=pause)
+    s.move(s.zone(B, 8), s.zone(B, 7), B)
+    s.advance(3.0)
+    assert s.warnings() == 0, s.message
+    assert [play for *_, play in recorded(s)] == ["pool/23/19*"], recorded(s)
+    s.press(Button.DONE)
+    s.advance(LOOK)
+    assert [play for *_, play in recorded(s)] == ["pool/23/19*", "pool/20 8/7"], recorded(s)
