@@ -23,7 +23,7 @@ a minute each, so serial cells play fewer games (``--serial-games``).
 
     python benchmarks/hand_soak.py [--quick] [--json] [--seeds N] [--games N]
         [--rules NAME ...] [--noise 0.5 7.5] [--illegal 0.2 1.0] [--links direct serial]
-        [--speeds 1 20] [--plain] [--habits real|hits|lifts|throws|all]
+        [--speeds 1 20] [--plain] [--habits real|hits|lifts|throws|handover|all]
 
 Exit status 1 when any cell has a failure (a misrecorded play, an unwarned illegal attempt,
 a false warning, a stuck table, an unfinished game or an error), else 0.

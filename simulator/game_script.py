@@ -165,11 +165,13 @@ class MatchScript:
             plays = table.rules.legal_plays(position, roll)
             if not plays:
                 table.sim.board.unhover()
+                yield from table.hand.put_down_handed(colour)  # a checker handed over that cannot enter
                 truth.play(roll, Play())
                 roll = None
                 continue
             if colour in table.settings.computer and table.partial is None:  # a person carries the computer's play
                 table.sim.board.unhover()  # the hand over the board when the dice landed: away, to see the lights
+                yield from table.hand.put_down_handed(colour)
                 play = yield from table.follower.carry(position, roll)
                 try:
                     truth.play(roll, play)

@@ -225,6 +225,10 @@ class Behaviour:
     blot_hold_rate: float = 0.0
     """Of the blots taken off before the hitter arrives (``hit_first_rate``), the share held
     in the hand until the hitter is down instead of put on the bar at once."""
+    hand_over_rate: float = 0.0
+    """Of the blots held in the hand (``blot_hold_rate``), the share handed to their owner,
+    who enters each straight from the hand with its next roll: the bar or pool never holds
+    it (put there only if the play does not enter it)."""
     carry_through_rate: float = 0.0
     """Chance that a checker moving on with the next die (13/7/2*) is carried straight to its
     final point, over any hit point on the way, instead of being put down in between."""
@@ -272,13 +276,16 @@ HABITS: dict[str, dict[str, float]] = {
     "hits": {"hit_first_rate": 1.0, "blot_hold_rate": 1.0, "carry_through_rate": 1.0},
     "lifts": {"two_at_once_rate": 0.8, "takeback_rate": 0.3, "wrong_lift_rate": 0.3, "slide_rate": 0.8},
     "throws": {"early_throw_rate": 0.8, "hover_throw_rate": 0.8},
+    "handover": {"hit_first_rate": 1.0, "blot_hold_rate": 0.8, "hand_over_rate": 0.8},
     "all": {"hit_first_rate": 0.9, "blot_hold_rate": 0.5, "carry_through_rate": 0.9, "two_at_once_rate": 0.5,
             "early_throw_rate": 0.5, "hover_throw_rate": 0.5, "takeback_rate": 0.2, "wrong_lift_rate": 0.2},
 }
 """Hands more careless than ``real_hands``' evening guess, one habit pushed far each: every
 blot taken off first and held, every checker carried straight over its dice (``hits``);
 checkers lifted two at a time, taken back, knocked and slid (``lifts``); the next roll thrown
-early or under a hovering hand (``throws``); and all of them at once."""
+early or under a hovering hand (``throws``); hit blots handed to their owners, entered from
+the hand (``handover``); and all of them at once (but the hand-over, so that the seeds of
+``all`` keep their games)."""
 
 
 @dataclass
@@ -303,6 +310,12 @@ class Hand:
     now: Callable[[], float]
     sounds: Callable[[], list[tuple[float, Sound]]]
     attempts: list[Attempt] = field(default_factory=list)
+    handed: dict[Colour, int] = field(default_factory=lambda: {Colour.WHITE: 0, Colour.BLACK: 0})
+    """Hit checkers handed to their owner, in the hand until it enters them (``hand_over_rate``)."""
+    may_hand_over: bool = False
+    """The play under way does not end the game (a blot handed over then would never go down)."""
+    handed_over: int = 0
+    """How many hit checkers were handed over so far (for the soaks' figures)."""
 
     def _zone(self, colour: Colour, point: int) -> Zone:
         return self.reader.zone_of(colour, point)
@@ -334,9 +347,39 @@ class Hand:
         yield self._s(0.05)
         self.board.unhover()
 
+    def _holds_handed(self, colour: Colour) -> bool:
+        """A checker of ``colour`` was handed over and is still in the hand (forgotten when
+        the hand was emptied, as by a new game's set-up)."""
+        if self.handed[colour] and not self.board.hand[checker_of(colour)]:
+            self.handed[colour] = 0
+        return self.handed[colour] > 0
+
+    def _hand_over(self, colour: Colour) -> bool:
+        """Whether the hitter hands the blot of ``colour`` in the hand to its owner."""
+        if self.may_hand_over and self.chance(self.behaviour.hand_over_rate):
+            self.handed[colour] += 1
+            self.handed_over += 1
+            return True
+        return False
+
+    def put_down_handed(self, colour: Colour) -> Steps:
+        """Every checker of ``colour`` handed over and not entered goes on its bar or pool."""
+        while self._holds_handed(colour):
+            self.handed[colour] -= 1
+            yield self.pause(self.behaviour.hesitate)
+            yield from self._place(WAITING[checker_of(colour)], colour)
+
     def carry(self, frm: Zone, to: Zone, colour: Colour, slide: bool, in_air: Callable[[], Steps] | None = None) -> Steps:
         """Lift from ``frm``, maybe slide over the points between, put down on ``to``;
-        ``in_air`` is performed while the checker is in the hand (the next roll thrown)."""
+        ``in_air`` is performed while the checker is in the hand (the next roll thrown).
+        A checker handed over when hit enters from the hand, not from its bar or pool."""
+        if frm == WAITING[checker_of(colour)] and self._holds_handed(colour):
+            self.handed[colour] -= 1
+            yield self.pause(self.behaviour.hesitate)
+            if in_air is not None:
+                yield from in_air()
+            yield from self._place(to, colour)
+            return
         yield from self._lift(frm, colour)
         yield self.pause(self.behaviour.hesitate)
         if in_air is not None:
@@ -373,6 +416,14 @@ class Hand:
         thought = self.pause(behaviour.think)
         yield 0.0 if rush else thought
         attempt_at = self.rng.randrange(len(play) + 1) if self.rng.random() < behaviour.illegal_rate else -1
+        if behaviour.hand_over_rate:
+            self.may_hand_over = self.rules.result(self.rules.apply(position, play)) is None
+            entering = sum(move.frm == BAR for move in play[done:])
+            if self._holds_handed(colour) and (self.handed[colour] > entering or attempt_at >= 0):
+                # down on the bar or pool first when the play does not enter them all, or
+                # before an illegal attempt (with a checker in the hand, the attempt's board
+                # may be a legal one: that checker entered, the attempt's own in the hand)
+                yield from self.put_down_handed(colour)
         early = throw_next is not None and attempt_at != len(play) and bool(play) and self.chance(behaviour.early_throw_rate)
         thrown = False
 
@@ -400,6 +451,7 @@ class Hand:
             in_air = throw if early and last else None
             if len(group) == 1:
                 pair = index + 1 < len(play) and not last and self._pairable(play, index, attempt_at)
+                pair = pair and not (self._holds_handed(colour) and BAR in (move.frm, play[index + 1].frm))
                 if pair and self.chance(behaviour.two_at_once_rate):
                     second = play[index + 1]
                     yield from self._two_at_once(colour, move, second, throw if early and index + 2 == len(play) else None)
@@ -473,7 +525,8 @@ class Hand:
                 yield self.pause(self.behaviour.hesitate)
                 if in_air is not None:  # the blot is the last checker in the hand
                     yield from in_air()
-                yield from self._place(bar, opponent)
+                if not self._hand_over(opponent):
+                    yield from self._place(bar, opponent)
                 return
             yield from self.carry(to, bar, opponent, slide=False)
             yield self.pause(self.behaviour.hesitate)
@@ -516,7 +569,8 @@ class Hand:
             yield self.pause(behaviour.hesitate)
             if in_air is not None and last == "held" and n == len(held) - 1:
                 yield from in_air()
-            yield from self._place(bar, opponent)
+            if not self._hand_over(opponent):
+                yield from self._place(bar, opponent)
         for n, blot in enumerate(after):
             yield self.pause(behaviour.hesitate)
             blot_air = in_air if n == len(after) - 1 else None
@@ -526,7 +580,7 @@ class Hand:
         """Lift a checker that is not the one to move, think again, put it back."""
         colour = board_position.turn
         side = board_position.side(colour)
-        others = [p for p in range(1, 26) if side[p] and p != move.frm]
+        others = [p for p in range(1, 26) if side[p] and p != move.frm and not (p == BAR and self._holds_handed(colour))]
         if not others:
             return
         zone = self._zone(colour, self.rng.choice(others))
@@ -541,7 +595,7 @@ class Hand:
         opponent = colour.opponent
         yield self.pause(self.behaviour.hesitate)
         if move.hit:  # the hit checker comes back first, so the board never shows half a takeback
-            yield from self.carry(WAITING[checker_of(opponent)], to, opponent, slide=False)
+            yield from self.carry(WAITING[checker_of(opponent)], to, opponent, slide=False)  # from the hand if handed
         yield from self.carry(to, frm, colour, slide=False)
         yield self.pause(self.behaviour.hesitate)
         yield from self.move(colour, move)

@@ -92,6 +92,18 @@ def test_other_hand_habits_at_5x_keep_every_play(name: str, habit: str, seed: in
     assert table.controller.match.winner() is not None and report.games == 1
 
 
+@pytest.mark.parametrize("name", ["trictrac", "backgammon", "rally-hitting"])
+def test_hit_blots_handed_to_their_owners_and_entered_from_the_hand_keep_every_play(name: str) -> None:
+    """A hand habit: the hitter hands the blot over and its owner enters it with its next
+    roll straight from the hand (``hand_over_rate``, benchmarks/hand_soak.py --habits
+    handover), at a person's pace, noise 5, illegal attempts at 0.5 a turn."""
+    table, report = careless_table(name, 7, 5.0, 0.5, 1.0, habits="handover")
+    assert table.hand.handed_over >= 10, table.hand.handed_over
+    assert report.mismatches == [] and report.false_warnings == []
+    assert report.attempts_warned == report.illegal_attempts
+    assert table.controller.match.winner() is not None and report.games == 1
+
+
 def test_a_guessed_turn_played_otherwise_is_recorded_anew_and_the_journal_replays(tmp_path: Path) -> None:
     """Issue 8, careless lifts at 5x and noise 7.5 (rally-hitting, seed 300209006): two
     turns were caught up from a board further on and recorded with the wrong play (15/9
