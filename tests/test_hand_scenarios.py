@@ -1637,3 +1637,45 @@ def test_a_hit_blot_handed_over_enters_from_the_hand_in_rally_hitting(pause: flo
     s.press(Button.DONE)
     s.advance(LOOK)
     assert [play for *_, play in recorded(s)] == ["pool/23/19*", "pool/20 8/7"], recorded(s)
+
+
+BLOT_HIT_BACK = pos({24: 1, 21: 1, 13: 4, 8: 4, 6: 5}, {13: 4, 8: 3, 7: 1, 6: 5, 24: 2})
+"""Backgammon: Black's opening 5-1 hits White's blot on 24 (6/1* 8/7); White's 1-1 enters
+hitting back (bar/24*/23/22 6/5) and Black's 6-1 enters again (bar/24 8/2)."""
+
+
+@pytest.mark.parametrize("pause", [0.05, 0.5])
+@pytest.mark.parametrize("handed", [False, True])
+def test_a_double_entering_with_a_hit_while_the_next_roll_comes_is_followed(pause: float, handed: bool) -> None:
+    """Found as a shape by the stateful hands test (seed 618, there with every hand action in
+    the same instant, which no person does): White's 1-1 carries its checker from the bar
+    over the hit on 24 to 22, its last checker (6/5) in the hand when Black's 6-1 lands;
+    Black takes its hit checker from the bar (or was handed it and never put it there) and
+    enters it on 24.  Every turn recorded, nothing warned."""
+    s = scene("backgammon", start=BLOT_HIT_BACK)
+    s.set_position(BLOT_HIT_BACK)
+    s.throw(1, 5)  # the opening: Black's 5 against White's 1
+    s.advance(0.3)
+    s.move(s.zone(W, 24), s.zone(W, 25), W)  # the blot off first
+    s.move(s.zone(B, 6), s.zone(B, 1), B)
+    s.move(s.zone(B, 8), s.zone(B, 7), B)
+    s.advance(1.0)
+    s.throw(1, 1)
+    s.advance(0.5)
+    s.lift(s.zone(B, 1), B, settle=pause)
+    s.move(s.zone(W, 25), s.zone(W, 22), W, settle=pause)
+    if not handed:
+        s.place(s.zone(B, 25), B, settle=pause)
+    s.lift(s.zone(W, 6), W, settle=pause)
+    s.throw(6, 1, settle=pause)
+    if not handed:
+        s.lift(s.zone(B, 25), B, settle=pause)
+    s.place(s.zone(W, 5), W)
+    s.place(s.zone(B, 24), B)
+    s.advance(1.5)
+    s.move(s.zone(B, 8), s.zone(B, 2), B)
+    s.advance(2.0)
+    assert s.warnings() == 0, s.message
+    s.press(Button.DONE)
+    s.advance(LOOK)
+    assert [play for *_, play in recorded(s)] == ["6/1* 8/7", "bar/24*/23/22 6/5", "bar/24 8/2"], recorded(s)
