@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from .held import Finished, SinceRoll, Undecided, finished_play, hit_undone, hits_shown, opponent_bar, run_settles
 from .phases import HeldRoll, Moving
 from .rules.reach import MOVER
-from .rules.values import CHECKERS
+from .rules.values import BAR, CHECKERS
 from .steps_base import ControllerState
 from .tracking import Kind
 from .transitions import UndeclaredTransition
@@ -166,11 +166,17 @@ class HeldSteps(ControllerState):
 
     def _end_as_it_stands(self, time: float, state: Moving) -> Output | None:
         """A wait ended: a board still showing a complete play ends the turn with it (a held
-        roll starts the next); None while a hand is at work (the boards to come decide)."""
+        roll starts the next); None while a hand is at work (the boards to come decide).  A
+        board with a zone unreadable just then shows it still if every zone read fits it and
+        none unread holds a blot (backgammon 1850255506, careless throws: the tray flickered
+        unreadable at the very tick, the wait began again, and the next player lifting the
+        blot the play had passed for its own move was read as the hit, the game lost)."""
         verdict = self._verdict
-        if verdict is None or verdict.kind is not Kind.COMPLETE or verdict.key != state.last_legal:
+        hidden = (verdict is not None and verdict.kind is Kind.HIDDEN and self._reading is not None
+                  and _shows_where_read(state, self._reading, state.last_legal))
+        if not hidden and (verdict is None or verdict.kind is not Kind.COMPLETE or verdict.key != state.last_legal):
             return None  # (a complete board other than the one kept is undecided: see _on_legal)
-        if state.held and self._reading is not None and state.turn.tracker.shown.hit_bar > opponent_bar(verdict.key):
+        if state.held and self._reading is not None and state.turn.tracker.shown.hit_bar > opponent_bar(state.last_legal):
             # the bar or pool showed more hit before the next roll than this play hits: the
             # next player may have entered the blot on the very point it was hit from, and the
             # runs of turns from the plays hitting it tell (rally-hitting 1071532145: White's
@@ -181,7 +187,7 @@ class HeldSteps(ControllerState):
                 return None
             if caught is not None:
                 return caught
-        play = state.turn.map.play_to(verdict.key)
+        play = state.turn.map.play_to(state.last_legal)
         return self._play_held_roll(time, play) if state.held else self._end_turn(time, play)
 
     def _catch_up(self, time: float, reading: BoardReading, cascade: bool = False) -> Output | Undecided | None:
@@ -251,3 +257,18 @@ class HeldSteps(ControllerState):
             if further is not None and not isinstance(further, Undecided):
                 return further.after(out.entries)
         return out
+
+
+def _shows_where_read(state: Moving, reading: BoardReading, key: int) -> bool:
+    """Every zone ``reading`` could read holds what board ``key`` has there, and no zone it
+    could not read holds a blot of either side (a hand over a blot may be taking it)."""
+    if reading.mixed or reading.overfull or reading.foreign:
+        return False
+    mover = state.turn.tracker.mover
+    for colour, side in zip((mover, mover.opponent), state.turn.map.sides_of(key)):
+        read, hidden = reading.side(colour), set(reading.hidden(colour))
+        if any(side[point] == 1 for point in hidden if 0 < point < BAR):
+            return False
+        if any(read[point] != side[point] for point in range(len(side)) if point not in hidden):
+            return False
+    return True

@@ -12,6 +12,7 @@ All of them pass since the tracker (D1) and machine (D2) work.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
@@ -1679,3 +1680,60 @@ def test_a_double_entering_with_a_hit_while_the_next_roll_comes_is_followed(paus
     s.press(Button.DONE)
     s.advance(LOOK)
     assert [play for *_, play in recorded(s)] == ["6/1* 8/7", "bar/24*/23/22 6/5", "bar/24 8/2"], recorded(s)
+
+
+PASSED_BY_CARRY = pos({21: 1, 10: 1, 13: 5, 8: 3, 6: 5}, {8: 1, 13: 5, 6: 5, 24: 2, 11: 2})
+"""Backgammon: Black's 4-1 carries its checker 8/7/3 past White's blot on Black's 4 (White's
+21); 8/4*/3 is the same carry with the blot still to be taken."""
+
+
+def carried_past_with_the_next_roll_in(zone_of_flicker: Callable[[Scene], str]) -> Scene:
+    """Black carries 8/3 past White's blot, White's 3-4 landing with the checker in the hand;
+    just before the grace time after the complete board ends, one zone reads unreadable for
+    a few scans (``zone_of_flicker``)."""
+    s = scene("backgammon", start=PASSED_BY_CARRY)
+    s.set_position(PASSED_BY_CARRY)
+    s.throw(1, 4)  # the opening: Black's 4 against White's 1
+    s.advance(0.3)
+    s.lift(s.zone(B, 8), B, settle=0.3)
+    s.throw(3, 4)
+    s.advance(0.3)
+    s.place(s.zone(B, 3), B, settle=0.0)
+    s.advance(0.9)
+    s.table.sim.sensor.inject_unreadable(zone_of_flicker(s), 10)
+    s.advance(0.5)
+    return s
+
+
+@pytest.mark.parametrize("flicker", ["off-black", "XII"])
+def test_a_complete_play_standing_its_grace_time_ends_the_turn_through_a_flicker_elsewhere(flicker: str) -> None:
+    """Found by a soak at a person's pace with careless throws (backgammon 1850255506, noise
+    5, illegal 1.0: the game lost): the board stood complete with the next roll in, the play
+    having passed a blot, and the grace time for the blot to go ended just as the tray read
+    unreadable for a scan; the wait began again, and the next player lifting that blot for
+    its own move (here an illegal one) was read as the hit.  A zone the board shows the play
+    in wherever it reads, no blot unread, ends the turn as it stands."""
+    s = carried_past_with_the_next_roll_in(lambda s: flicker)
+    assert recorded(s) == [("black", [4, 1], "8/7/3")], (s.message, recorded(s))
+    s.move(s.zone(W, 21), s.zone(W, 6), W)  # White's illegal attempt with the blot
+    s.advance(1.5)
+    assert s.warnings() == 1 and s.message.startswith("Illegal"), s.message
+    s.move(s.zone(W, 6), s.zone(W, 21), W)
+    s.move(s.zone(W, 21), s.zone(W, 17), W)
+    s.move(s.zone(W, 10), s.zone(W, 7), W)
+    s.advance(1.5)
+    s.press(Button.DONE)
+    s.advance(LOOK)
+    assert s.warnings() == 1, s.message
+    assert [play for *_, play in recorded(s)] == ["8/7/3", "10/7 21/17"], recorded(s)
+
+
+def test_a_hand_over_the_blot_passed_at_the_end_of_the_grace_time_keeps_the_hit_possible() -> None:
+    """The control: the zone unreadable at the tick is the blot's own (a hand reaching for
+    it), so the wait goes on, and the hitter's hand taking the blot makes it 8/4*/3."""
+    s = carried_past_with_the_next_roll_in(lambda s: s.zone(B, 4))
+    assert recorded(s) == [], recorded(s)
+    s.move(s.zone(B, 4), s.zone(W, 25), W)
+    s.advance(1.5)
+    assert s.warnings() == 0, s.message
+    assert recorded(s) == [("black", [4, 1], "8/4*/3")], recorded(s)

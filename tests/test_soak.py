@@ -319,6 +319,16 @@ def test_tables_at_a_persons_pace_keep_every_play(name: str, noise: float, illeg
     assert table.controller.match.winner() is not None and report.games == 1
 
 
+def test_a_play_standing_complete_through_a_flicker_at_the_grace_tick_is_kept() -> None:
+    """Careless throws at a person's pace (backgammon 1850255506, noise 5, illegal 1.0): the
+    tray unreadable for a scan at the end of the wait for a blot the play had passed cost the
+    game (250 plays misrecorded); see test_hand_scenarios' flicker test."""
+    table, report = careless_table("backgammon", 1850255506, 5.0, 1.0, 1.0, habits="throws")
+    assert report.mismatches == [] and report.false_warnings == []
+    assert report.attempts_warned == report.illegal_attempts
+    assert table.controller.match.winner() is not None and report.games == 1
+
+
 def test_boards_read_after_the_dice_landed_are_judged_as_after_the_roll_serial() -> None:
     """All careless habits at a person's pace over the serial link (trictrac 1700351009,
     noise 5, illegal 1.0: the game lost at play 59).  White's bar/22/17 stood complete past
