@@ -1575,13 +1575,19 @@ def test_a_hit_blot_handed_to_its_owner_enters_straight_from_the_hand(rules: str
     s.throw(6, 2)
     s.advance(pause)
     s.place(s.zone(B, 23), B, settle=pause)  # entered with the 2, from the hand
+    black_13_7_then_done(s, "bar/24*/21")
+
+
+def black_13_7_then_done(s: Scene, white: str) -> None:
+    """Black's 13/7 after its entry from the hand: nothing warned, White's 3-1 ``white``
+    recorded, and Done records Black's bar/23 13/7."""
     s.move(s.zone(B, 13), s.zone(B, 7), B)
     s.advance(3.0)
     assert s.warnings() == 0, s.message
-    assert recorded(s) == [("white", [3, 1], "bar/24*/21")], recorded(s)
+    assert recorded(s) == [("white", [3, 1], white)], recorded(s)
     s.press(Button.DONE)
     s.advance(LOOK)
-    assert [play for *_, play in recorded(s)] == ["bar/24*/21", "bar/23 13/7"], recorded(s)
+    assert [play for *_, play in recorded(s)] == [white, "bar/23 13/7"], recorded(s)
 
 
 @pytest.mark.parametrize("rules", ["backgammon", "trictrac"])
@@ -1608,13 +1614,7 @@ def test_a_hit_blot_handed_over_enters_while_the_hitters_last_checker_is_in_the_
     s.advance(pause)
     s.place(s.zone(W, 10), W, settle=pause)
     s.place(s.zone(B, 23), B, settle=pause)  # from the hand
-    s.move(s.zone(B, 13), s.zone(B, 7), B)
-    s.advance(3.0)
-    assert s.warnings() == 0, s.message
-    assert recorded(s) == [("white", [3, 1], "bar/24* 13/10")], recorded(s)
-    s.press(Button.DONE)
-    s.advance(LOOK)
-    assert [play for *_, play in recorded(s)] == ["bar/24* 13/10", "bar/23 13/7"], recorded(s)
+    black_13_7_then_done(s, "bar/24* 13/10")
 
 
 @pytest.mark.parametrize("pause", [0.0, 0.05, LOOK])
