@@ -177,6 +177,8 @@ class HeldSteps(ControllerState):
         if not hidden and (verdict is None or verdict.kind is not Kind.COMPLETE or verdict.key != state.last_legal):
             return None  # (a complete board other than the one kept is undecided: see _on_legal)
         if state.held and self._reading is not None and state.turn.tracker.shown.hit_bar > opponent_bar(state.last_legal):
+            if hidden:
+                return None  # the runs below judge only a board read whole
             # the bar or pool showed more hit before the next roll than this play hits: the
             # next player may have entered the blot on the very point it was hit from, and the
             # runs of turns from the plays hitting it tell (rally-hitting 1071532145: White's
