@@ -18,20 +18,21 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Callable, Generator, Iterable, Protocol
+from typing import Callable, Generator, Protocol
 
 from controller.notation.moves import parse_play
 from controller.records.matfile import MatchRecord, Turn
 from controller.rules.base import RuleSet
 from controller.rules.game import Game, Match
 from controller.rules.registry import get_rule_set
-from controller.rules.turn import TurnMap
 from controller.rules.values import BAR, OFF, Colour, Move, Play, Position, Roll
 from controller.tracking import BoardReader, checker_of
 from hal.interfaces import Sound
 from hal.zones import LINES, WAITING, Zone
 
 from .board import PhysicalBoard, neighbours
+from .hand_over import HandOver
+from .wrong_moves import wrong_move
 
 Steps = Generator[float, None, None]
 """A performance: yields the seconds to wait before its next action."""
@@ -310,12 +311,8 @@ class Hand:
     now: Callable[[], float]
     sounds: Callable[[], list[tuple[float, Sound]]]
     attempts: list[Attempt] = field(default_factory=list)
-    handed: dict[Colour, int] = field(default_factory=lambda: {Colour.WHITE: 0, Colour.BLACK: 0})
+    handover: HandOver = field(default_factory=HandOver)
     """Hit checkers handed to their owner, in the hand until it enters them (``hand_over_rate``)."""
-    may_hand_over: bool = False
-    """The play under way does not end the game (a blot handed over then would never go down)."""
-    handed_over: int = 0
-    """How many hit checkers were handed over so far (for the soaks' figures)."""
 
     def _zone(self, colour: Colour, point: int) -> Zone:
         return self.reader.zone_of(colour, point)
@@ -348,37 +345,35 @@ class Hand:
         self.board.unhover()
 
     def _holds_handed(self, colour: Colour) -> bool:
-        """A checker of ``colour`` was handed over and is still in the hand (forgotten when
-        the hand was emptied, as by a new game's set-up)."""
-        if self.handed[colour] and not self.board.hand[checker_of(colour)]:
-            self.handed[colour] = 0
-        return self.handed[colour] > 0
+        """A checker of ``colour`` was handed over and is still in the hand."""
+        return self.handover.holds(colour, self.board.hand[checker_of(colour)])
 
     def _hand_over(self, colour: Colour) -> bool:
         """Whether the hitter hands the blot of ``colour`` in the hand to its owner."""
-        if self.may_hand_over and self.chance(self.behaviour.hand_over_rate):
-            self.handed[colour] += 1
-            self.handed_over += 1
+        if self.handover.allowed and self.chance(self.behaviour.hand_over_rate):
+            self.handover.give(colour)
             return True
         return False
 
     def put_down_handed(self, colour: Colour) -> Steps:
         """Every checker of ``colour`` handed over and not entered goes on its bar or pool."""
         while self._holds_handed(colour):
-            self.handed[colour] -= 1
-            yield self.pause(self.behaviour.hesitate)
-            yield from self._place(WAITING[checker_of(colour)], colour)
+            yield from self._from_hand(WAITING[checker_of(colour)], colour, None)
+
+    def _from_hand(self, to: Zone, colour: Colour, in_air: Callable[[], Steps] | None) -> Steps:
+        """A checker handed over put down on ``to`` (``in_air``: the next roll thrown first)."""
+        self.handover.take(colour)
+        yield self.pause(self.behaviour.hesitate)
+        if in_air is not None:
+            yield from in_air()
+        yield from self._place(to, colour)
 
     def carry(self, frm: Zone, to: Zone, colour: Colour, slide: bool, in_air: Callable[[], Steps] | None = None) -> Steps:
         """Lift from ``frm``, maybe slide over the points between, put down on ``to``;
         ``in_air`` is performed while the checker is in the hand (the next roll thrown).
         A checker handed over when hit enters from the hand, not from its bar or pool."""
         if frm == WAITING[checker_of(colour)] and self._holds_handed(colour):
-            self.handed[colour] -= 1
-            yield self.pause(self.behaviour.hesitate)
-            if in_air is not None:
-                yield from in_air()
-            yield from self._place(to, colour)
+            yield from self._from_hand(to, colour, in_air)
             return
         yield from self._lift(frm, colour)
         yield self.pause(self.behaviour.hesitate)
@@ -417,9 +412,9 @@ class Hand:
         yield 0.0 if rush else thought
         attempt_at = self.rng.randrange(len(play) + 1) if self.rng.random() < behaviour.illegal_rate else -1
         if behaviour.hand_over_rate:
-            self.may_hand_over = self.rules.result(self.rules.apply(position, play)) is None
+            self.handover.allowed = self.rules.result(self.rules.apply(position, play)) is None
             entering = sum(move.frm == BAR for move in play[done:])
-            if self._holds_handed(colour) and (self.handed[colour] > entering or attempt_at >= 0):
+            if self._holds_handed(colour) and (self.handover.more_than(colour, entering) or attempt_at >= 0):
                 # down on the bar or pool first when the play does not enter them all, or
                 # before an illegal attempt (with a checker in the hand, the attempt's board
                 # may be a legal one: that checker entered, the attempt's own in the hand)
@@ -603,7 +598,7 @@ class Hand:
     def _illegal_attempt(self, start: Position, roll: Roll, board_position: Position) -> Steps:
         """Move a checker where no legal play goes, wait for the warning, put it back."""
         colour = board_position.turn
-        choice = self._wrong_move(start, roll, board_position)
+        choice = wrong_move(self.rules, self._zone, start, roll, board_position, self.rng)
         if choice is None:
             return
         frm, to = choice
@@ -620,48 +615,6 @@ class Hand:
         yield self.pause(self.behaviour.hesitate)
         attempt.end = self.now()
         yield from self.carry(to, frm, colour, slide=False)
-
-    def _wrong_move(self, start: Position, roll: Roll, board_position: Position) -> tuple[Zone, Zone] | None:
-        """A checker and a point for it such that the board is in no legal state of the turn."""
-        colour = board_position.turn
-        turn_map = TurnMap(self.rules, start, roll)
-        mine = board_position.side(colour)
-        theirs = board_position.side(colour.opponent)
-        candidates: list[tuple[Zone, Zone]] = []
-        legal_sides: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
-        for key in turn_map.states():
-            mover_side, opponent_side = turn_map.sides_of(key)
-            legal_sides.setdefault(mover_side, []).append(opponent_side)
-        for frm in range(1, 25):
-            if not mine[frm]:
-                continue
-            for to in range(1, 25):
-                if to == frm or theirs[self.rules.opponent_point(to)]:
-                    continue
-                moved = list(mine)
-                moved[frm] -= 1
-                moved[to] += 1
-                key = turn_map.key_of(moved, theirs)
-                if key not in turn_map and not _hit_under_way(legal_sides.get(tuple(moved), ()), theirs):
-                    candidates.append((self._zone(colour, frm), self._zone(colour, to)))
-        return self.rng.choice(candidates) if candidates else None
-
-
-def _hit_under_way(legal_opponents: Iterable[tuple[int, ...]], theirs: tuple[int, ...]) -> bool:
-    """Could a hand explain this board as a hit under way from some legal state of the turn
-    (the mover's side as it stands)?  Its blots, one or several, already on their bar or pool
-    with the hitters not yet arrived; or hit blots still standing on their points (a checker
-    carried past a blot it hit, 8/6*/4).  Such a board is not an unmistakable illegal move,
-    so the player does not try it."""
-    return any(_blots_to_bar(legal, theirs) or _blots_to_bar(theirs, legal) for legal in legal_opponents)
-
-
-def _blots_to_bar(before: tuple[int, ...], after: tuple[int, ...]) -> bool:
-    """Is one side ``after`` the same side ``before`` with one or more of its blots moved
-    to the bar or pool?"""
-    moved = [p for p in range(1, 25) if after[p] != before[p]]
-    return (bool(moved) and after[OFF] == before[OFF] and all(after[p] == 0 and before[p] == 1 for p in moved)
-            and after[BAR] - before[BAR] == len(moved))
 
 
 def _between(frm: Zone, to: Zone) -> list[Zone]:

@@ -98,7 +98,7 @@ def test_hit_blots_handed_to_their_owners_and_entered_from_the_hand_keep_every_p
     roll straight from the hand (``hand_over_rate``, benchmarks/hand_soak.py --habits
     handover), at a person's pace, noise 5, illegal attempts at 0.5 a turn."""
     table, report = careless_table(name, 7, 5.0, 0.5, 1.0, habits="handover")
-    assert table.hand.handed_over >= 10, table.hand.handed_over
+    assert table.hand.handover.count >= 10, table.hand.handover.count
     assert report.mismatches == [] and report.false_warnings == []
     assert report.attempts_warned == report.illegal_attempts
     assert table.controller.match.winner() is not None and report.games == 1
