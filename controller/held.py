@@ -231,8 +231,14 @@ def _search_from(
         # a blot the bar or pool never showed (never taken: ``keeps_hits``) explains it as
         # well: the hand may hold that blot, taken from the bar or pool between two boards
         # (the boards to come tell)
+        # (the boards to come tell, too, when a run of later turns from another play the board
+        # shows as left explains it: trictrac 1851755552 with hit blots handed over, White's
+        # 24/21/20 seen complete, Black's 8/5* 2/1* and White's bar/20* bar/24* made with the
+        # blots in hands, read as White's 24/23*/20 and Black's hand at its 3-1, the game lost)
         doubtful = [key for key in finished if evidence.doubtful(key)]
-        if not any(_explains(_judge(turn, key, rolls, reading, budget, seen_hits)) for key in doubtful[:MAX_TRIED]):
+        if not any(_explains(_judge(turn, key, rolls, reading, budget, seen_hits)) for key in doubtful[:MAX_TRIED]) \
+                and not any(_search(tracker, rest, reading, tracker.map.start, budget, seen_hits=seen_hits) is not None
+                            for _, tracker, rest in deeper):
             return _SETTLED, in_hand[0]
         return _TRANSIENT, in_hand[0]
     transient: int | None = (in_hand + hits)[0] if in_hand or hits else None
@@ -243,7 +249,15 @@ def _search_from(
     if seen_hits is not None and not watched:
         far = [key for key in far if _hits_seen(turn, key, seen_hits)]
     far = evidence.shown_first([key for key in far if not evidence.unshown_hit(key)
-                                and evidence.keeps_hits(key)])[:MAX_TRIED_FAR]
+                                and evidence.keeps_hits(key)])
+    if turn.run_seen in far[MAX_TRIED_FAR:]:
+        # the run a search last found goes on however far down the order its play comes: a
+        # turn begun from that run judges the same board again (trictrac 1840255207 with
+        # hands handing hit blots over: White's 1-1 found thirteenth, past the cut, the turn
+        # after Black's 2-2 lost on the board that had just decided it)
+        far.remove(turn.run_seen)
+        far.insert(0, turn.run_seen)
+    far = far[:MAX_TRIED_FAR]
     tried = set(near)
     runs = {key: (tracker, rest) for key, tracker, rest in deeper}
     # (the evidence's order over both: a play the board shows as left but for a checker in a

@@ -43,12 +43,25 @@ class HitsShown:
     jumped: bool = False
     """A board showed ``JUMP`` or more zones changed at once: boards went unseen between,
     and a blot may have come and gone in them (quick hands), so every hit may have been."""
+    put_unseen: tuple[int, int] = (0, 0)
+    """Per colour, when a board showed more of its checkers in a hand (neither on a point, its
+    bar or pool nor off) than the board standing at the time: its points no board since showed
+    holding any (bit ``p``).  It moved, and a checker of its play put down there and hit
+    between two boards was never seen (backgammon 1860155804, blots handed over at 3x:
+    White's 13/7 put down and hit by Black's 24/18* within 0.3 s, the hit refused and the
+    game lost); a blot seen standing was not hit unseen."""
+    bar_at: tuple[int, int] = (0, 0)
+    """Per colour, its bar or pool's count on the board standing at the time."""
 
     def hit_seen(self, colour: Colour, point: int, bar: int) -> bool:
         """Was a blot of ``colour`` hit on its ``point``, its bar or pool holding ``bar`` before,
-        seen (or may it have been): its point left, or its bar or pool rising above ``bar``?"""
+        seen (or may it have been): its point left, its bar or pool rising above ``bar``, or
+        a blot put down there and hit between two boards (``put_unseen``)?"""
         i = 0 if colour is Colour.WHITE else 1
-        return bool(self.jumped or self.left[i] >> point & 1 or self.rose[i] >> bar & 1)
+        # (not a checker the run entered from its bar or pool, hit back unseen: a board no
+        # different at all, as the hands putting every lifted checker back make it)
+        unseen = self.put_unseen[i] if bar >= self.bar_at[i] else 0
+        return bool(self.jumped or (self.left[i] | unseen) >> point & 1 or self.rose[i] >> bar & 1)
 
     def hits_seen(self, colour: Colour, before: tuple[int, ...], after: tuple[int, ...]) -> bool:
         """Was every blot of ``colour`` that a play taking its side from ``before`` to ``after``
@@ -67,6 +80,8 @@ class Seen:
         self._emptied: dict[Colour, list[float]] = {colour: [-math.inf] * (BAR + 1) for colour in Colour}
         """Per colour and point, the last time a board read that point empty of its checkers
         (its zone not hidden) after one that showed some there."""
+        self._shown: dict[Colour, list[float]] = {colour: [-math.inf] * (BAR + 1) for colour in Colour}
+        """Per colour and point, the last time a board showed some of its checkers there."""
         self._held: dict[Colour, list[int]] = {colour: [0] * (BAR + 1) for colour in Colour}
         """Each colour's counts on the last board (a point vacated is one that held some)."""
         self._on_bar: dict[Colour, list[float]] = {colour: [-math.inf] * (CHECKERS + 1) for colour in Colour}
@@ -100,7 +115,10 @@ class Seen:
         for colour in Colour:
             vacated, held, side = self._vacated[colour], self._held[colour], reading.side(colour)
             hidden = reading.hidden(colour)
+            shown_at = self._shown[colour]
             for point in _POINTS:
+                if side[point] and point not in hidden:
+                    shown_at[point] = time
                 if held[point] and not side[point]:  # left (or hidden) after holding one
                     vacated[point] = time
                     if point not in hidden:
@@ -135,21 +153,35 @@ class Seen:
     def hits_shown(self, since: float) -> HitsShown:
         """What the boards since ``since`` showed of hits: each colour's points left, the
         counts its bar or pool rose above (from the board standing at ``since``; any, when
-        the boards kept do not reach back), and whether boards went unseen."""
-        left, rose = [], []
+        the boards kept do not reach back), whether boards went unseen, and the points no
+        board showed holding a colour's checkers once some were in a hand (``put_unseen``)."""
+        left, rose, unseen, bar_at = [], [], [], []
         for colour in Colour:
             vacated, boards = self._vacated[colour], self._bar_boards[colour]
             left.append(sum(1 << point for point in _POINTS if vacated[point] >= since))
             if len(boards) == BAR_KEPT and boards[0][0] > since:
                 rose.append((1 << CHECKERS + 1) - 1)
+                unseen.append(0)
+                bar_at.append(0)
                 continue
-            bits, lowest = 0, None
-            for time, shown, _ in boards:
+            bits, lowest, in_hand, more, standing = 0, None, 0, False, 0
+            for time, shown, off in boards:
+                if time <= since:
+                    standing = shown
                 if time > since and lowest is not None and shown > lowest:
                     bits |= (1 << shown) - (1 << lowest)  # it rose above lowest .. shown - 1
                 lowest = shown if lowest is None or time <= since else min(lowest, shown)
+                if off >= 0:  # (a board read whole: off its points less its bar or pool, in a hand)
+                    if time <= since:
+                        in_hand = off - shown
+                    elif off - shown > in_hand:
+                        more = True
             rose.append(bits)
-        return HitsShown((left[0], left[1]), (rose[0], rose[1]), self.jumped_since(since))
+            shown_at = self._shown[colour]
+            unseen.append(sum(1 << point for point in _POINTS if shown_at[point] < since) if more else 0)
+            bar_at.append(standing)
+        return HitsShown((left[0], left[1]), (rose[0], rose[1]), self.jumped_since(since), (unseen[0], unseen[1]),
+                         (bar_at[0], bar_at[1]))
 
     def bar_shown(self, colour: Colour, since: float) -> int:
         """The most of ``colour``'s checkers its bar or pool showed on a board since ``since``

@@ -256,6 +256,32 @@ def test_the_run_followed_on_an_earlier_board_is_tried_first_further_on() -> Non
     assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(first)
 
 
+def test_the_run_last_found_is_tried_however_far_down_the_order_its_play_comes(monkeypatch) -> None:
+    """The plays tried per turn of a run are cut to the first ``MAX_TRIED_FAR`` in the
+    evidence's order; the run a search last found (``Tracker.run_seen``) goes on even when
+    its play comes after the cut (trictrac 1840255207 with hit blots handed over: the turn a
+    search had just followed to a board judged that board again and found nothing)."""
+    rolls = (Roll(3, 1), Roll(6, 4), Roll(2, 1))
+    first = Play((Move(13, 10, 3), Move(10, 9, 1)))
+    position = RULES.apply(START, first)
+    for roll in rolls[1:]:
+        position = RULES.apply(position, _play(position, roll, lambda p: not any(m.hit for m in p)))
+    board = READER.position_reading(position)
+    turn_map = TurnMap(RULES, START, rolls[0])
+    end = turn_map.end_of(first)
+    monkeypatch.setattr(held, "MAX_TRIED_FAR", 1)
+    tracker = Tracker(turn_map)
+    found = finished_play(tracker, rolls[1:], board, turn_map.start)
+    assert not isinstance(found, Finished) or turn_map.end_of(found.play) != end  # another play first
+    tracker = Tracker(turn_map)
+    tracker.run_seen = end
+    # another play the evidence puts first (seen whole with a checker in a hand later on)
+    tracker.complete_after = next(key for key in tracker.reach.finished_before(tracker.key(board), 4, mover_later=True)
+                                  if key != end and turn_map.is_complete(key))
+    found = finished_play(tracker, rolls[1:], board, turn_map.start)
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == end
+
+
 def test_a_roll_held_since_and_the_turn_it_begins_keep_the_run_the_search_followed() -> None:
     """The turns a search builds after the mover's play are kept by the rolls they used: a
     roll held since finds the same tracker (what it judged, the run it found there), and
@@ -1025,6 +1051,39 @@ def test_the_hits_shown_are_points_seen_left_and_counts_the_bar_rose_above() -> 
     seen.note(READER.snapshot_of(PASSED_START), black(p22=0, p25=2, p21=1), 4.0)  # two hit at once
     assert seen.hits_shown(2.5).rose == (0, 0b11)  # from 0 (the board at 3.0) to 2
     assert seen.hits_shown(0.0).rose == (0, 0b11)
+
+
+def test_a_blot_put_down_and_hit_between_two_boards_may_have_been_hit_once_its_side_was_in_a_hand() -> None:
+    """``HitsShown.put_unseen``: a player's checker put down on an empty point and hit there
+    before a board stood (blots handed over at 3x a person: backgammon 1860155804, White's
+    13/7 and Black's 24/18* within 0.3 s) is never seen on its point; once a board showed
+    that side's checkers in a hand, a hit on a point no board showed it holding may have
+    been (never on a point a board showed it standing, nor a checker entered from its bar or
+    pool and hit back: a board no different at all)."""
+    seen = Seen()
+    reading = READER.position_reading(START)
+
+    def white(**changes: int) -> BoardReading:
+        side = list(reading.white)
+        for point, count in changes.items():
+            side[int(point[1:])] = count
+        return BoardReading(tuple(side), reading.black)
+
+    seen.note(READER.snapshot_of(START), reading, 1.0)
+    assert not seen.hits_shown(0.5).hit_seen(Colour.WHITE, 7, 0)  # no hand at work yet
+    seen.note(READER.snapshot_of(START), white(p13=3), 2.0)  # two lifted from 13
+    seen.note(READER.snapshot_of(START), white(p13=3, p11=1), 3.0)  # one down on 11, the other unseen on 7
+    shown = seen.hits_shown(1.5)
+    assert shown.hit_seen(Colour.WHITE, 7, 0)  # put down on 7 and hit between two boards: may be
+    assert not shown.hit_seen(Colour.WHITE, 11, 0)  # a board showed it standing on 11
+    assert not shown.hit_seen(Colour.WHITE, 6, 0)  # nor 6, standing all along
+    assert not shown.hit_seen(Colour.BLACK, 7, 0)  # Black's checkers were never in a hand
+    assert not seen.hits_shown(2.5).hit_seen(Colour.WHITE, 7, 0)  # no more in a hand since 2.5
+    seen.note(READER.snapshot_of(START), white(p13=3, p11=1, p25=1), 4.0)  # one on the bar
+    seen.note(READER.snapshot_of(START), white(p13=3, p11=1, p24=1, p25=1), 5.0)  # and one more lifted
+    shown = seen.hits_shown(4.5)
+    assert shown.bar_at == (1, 0) and shown.hit_seen(Colour.WHITE, 7, 1)
+    assert not shown.hit_seen(Colour.WHITE, 7, 0)  # a run entering it from the bar, hitting it unseen
 
 
 def test_a_checker_of_the_mover_in_a_hand_after_the_other_passes_decides_nothing() -> None:
