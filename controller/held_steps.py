@@ -176,7 +176,7 @@ class HeldSteps(ControllerState):
                   and _shows_where_read(state, self._reading, state.last_legal))
         if not hidden and (verdict is None or verdict.kind is not Kind.COMPLETE or verdict.key != state.last_legal):
             return None  # (a complete board other than the one kept is undecided: see _on_legal)
-        if state.held and self._reading is not None and state.turn.tracker.shown.hit_bar > opponent_bar(state.last_legal):
+        if state.held and self._reading is not None and self._shown_more_hit(state):
             if hidden:
                 return None  # the runs below judge only a board read whole
             # the bar or pool showed more hit before the next roll than this play hits: the
@@ -191,6 +191,18 @@ class HeldSteps(ControllerState):
                 return caught
         play = state.turn.map.play_to(state.last_legal)
         return self._play_held_roll(time, play) if state.held else self._end_turn(time, play)
+
+    def _shown_more_hit(self, state: Moving) -> bool:
+        """With a roll held: did the boards show more of the opponent's checkers hit than the
+        play the board shows complete makes?  On the bar or pool before the next roll, or off
+        their points before it (a blot handed over to its owner and entered from the hand on
+        the point it was hit from: rally-hitting 1851655549, Black's pool/22*/20* read as
+        pool/23/20*, White's blot back on 22 with its 3-3, the game lost)."""
+        hits = opponent_bar(state.last_legal)
+        if state.turn.tracker.shown.hit_bar > hits:
+            return True
+        since = self._since_roll(state)
+        return since is not None and hits < since.off_early < CHECKERS
 
     def _catch_up(self, time: float, reading: BoardReading, cascade: bool = False) -> Output | Undecided | None:
         """A board the turn cannot explain, with rolls held: if it shows the mover's play

@@ -97,6 +97,9 @@ def test_other_hand_habits_at_5x_keep_every_play(name: str, habit: str, seed: in
     ("trictrac", 1840255207, 7.5, 0.2, 1.0),  # a blot in the hand through three rolls held: the run found kept
     ("trictrac", 1851755552, 7.5, 0.2, 1.0),  # one play with a hand at work, a run from another as well
     ("backgammon", 1860155804, 7.5, 1.0, 3.0),  # a blot put down and hit before a board stood
+    ("rally-hitting", 1854555635, 7.5, 0.2, 1.0),  # a run's turn hitting the blot seen leaving first
+    ("rally-hitting", 1851655549, 7.5, 0.2, 1.0),  # a blot off its point before the next roll, back on it
+    ("rally-hitting", 1852855584, 7.5, 0.2, 1.0),
 ])
 def test_hit_blots_handed_to_their_owners_and_entered_from_the_hand_keep_every_play(
         name: str, seed: int, noise: float, illegal: float, speed: float) -> None:
