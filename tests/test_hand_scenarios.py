@@ -1737,3 +1737,46 @@ def test_a_hand_over_the_blot_passed_at_the_end_of_the_grace_time_keeps_the_hit_
     s.advance(1.5)
     assert s.warnings() == 0, s.message
     assert recorded(s) == [("black", [4, 1], "8/4*/3")], recorded(s)
+
+
+THROUGH_TWO = pos({6: 5, 8: 3, 13: 5, 24: 2}, {22: 1, 24: 1, 13: 5, 8: 3, 6: 5})
+"""White to move with 3-2: 6/3*/1* hits Black's blots on White's 3 and 1, 6/4/1* only the 1."""
+
+
+@pytest.mark.parametrize("rules", ["backgammon", "trictrac"])
+@pytest.mark.parametrize("pause", [0.05, LOOK])
+@pytest.mark.parametrize("roll_with_hitter_in_hand", [True, False])
+def test_a_blot_handed_over_before_the_next_roll_and_entered_on_its_point_was_hit(
+        rules: str, pause: float, roll_with_hitter_in_hand: bool) -> None:
+    """White's 6/3*/1*, the blot on White's 3 taken into the hand and handed over, the one on
+    White's 1 put on the bar; Black's 3-5 thrown before the board settles, and Black enters
+    the handed-over checker with the 3 on the very point it was hit from: the board then
+    shows 6/4/1* complete.  The boards showed two of Black's checkers off their points before
+    Black's roll, one more than 6/4/1* hits: 6/3*/1* and bar/22 bar/20 are recorded
+    (rally-hitting 1851655549, the hand-over habit: the game was lost)."""
+    s = scene(rules, start=THROUGH_TWO)
+    s.set_position(THROUGH_TWO)
+    s.throw(3, 2)
+    s.advance(0.5)
+    if roll_with_hitter_in_hand:
+        s.lift(s.zone(B, 22), B, settle=pause)
+        s.move(s.zone(B, 24), s.zone(B, 25), B, settle=pause)
+        s.lift(s.zone(W, 6), W, settle=pause)
+        s.throw(3, 5)
+        s.place(s.zone(W, 1), W, settle=pause)
+    else:
+        s.lift(s.zone(W, 6), W, settle=pause)
+        s.lift(s.zone(B, 22), B, settle=pause)
+        s.lift(s.zone(B, 24), B, settle=pause)
+        s.place(s.zone(W, 1), W, settle=pause)
+        s.throw(3, 5)
+        s.place(s.zone(B, 25), B, settle=pause)
+    s.advance(pause)
+    s.place(s.zone(B, 22), B, settle=1.5)  # from the hand
+    s.move(s.zone(B, 25), s.zone(B, 20), B)
+    s.advance(3.0)
+    assert s.warnings() == 0, s.message
+    assert recorded(s) == [("white", [3, 2], "6/3*/1*")], recorded(s)
+    s.press(Button.DONE)
+    s.advance(LOOK)
+    assert [play for *_, play in recorded(s)] == ["6/3*/1*", "bar/22 bar/20"], recorded(s)
