@@ -202,7 +202,10 @@ class HeldSteps(ControllerState):
         if state.turn.tracker.shown.hit_bar > hits:
             return True
         since = self._since_roll(state)
-        return since is not None and hits < since.off_early < CHECKERS
+        # (15 off their points is a count like any other once the boards kept reach back: a
+        # rally pool holding all but the blot in the hand, rally-hitting 1881856454)
+        return since is not None and hits < since.off_early and (
+            since.off_early < CHECKERS or self._seen.reaches_back(state.turn.rolled_at))
 
     def _catch_up(self, time: float, reading: BoardReading, cascade: bool = False) -> Output | Undecided | None:
         """A board the turn cannot explain, with rolls held: if it shows the mover's play

@@ -204,6 +204,11 @@ class Seen:
                 most = max(most, shown)
         return max(standing, most)
 
+    def reaches_back(self, since: float) -> bool:
+        """Do the boards kept (their bar or pool counts) reach back to ``since``?"""
+        boards = self._bar_boards[Colour.WHITE]
+        return len(boards) < BAR_KEPT or boards[0][0] <= since
+
     def off_between(self, colour: Colour, since: float, until: float) -> int:
         """The most of ``colour``'s checkers the whole boards after ``since`` up to ``until``
         showed off their points (on the bar or pool, or in a hand; 0 with no whole board
