@@ -1578,6 +1578,15 @@ def test_a_hit_blot_handed_to_its_owner_enters_straight_from_the_hand(rules: str
     black_13_7_then_done(s, "bar/24*/21")
 
 
+def rolled(rules: str, start: Position, dice: tuple[int, int]) -> Scene:
+    """A table set up at ``start`` (White to move) with White's ``dice`` thrown and read."""
+    s = scene(rules, start=start)
+    s.set_position(start)
+    s.throw(*dice)
+    s.advance(0.5)
+    return s
+
+
 def black_13_7_then_done(s: Scene, white: str) -> None:
     """Black's 13/7 after its entry from the hand: nothing warned, White's 3-1 ``white``
     recorded, and Done records Black's bar/23 13/7."""
@@ -1598,10 +1607,7 @@ def test_a_hit_blot_handed_over_enters_while_the_hitters_last_checker_is_in_the_
     """The same habit with Black's throw landing while White's last checker (13/10) is in
     the hand, the blot taken before or after the hitter is lifted: bar/24* 13/10 and
     bar/23 13/7 recorded, nothing warned."""
-    s = scene(rules, start=HANDED_OVER)
-    s.set_position(HANDED_OVER)
-    s.throw(3, 1)
-    s.advance(0.5)
+    s = rolled(rules, HANDED_OVER, (3, 1))
     if blot_first:
         s.lift(s.zone(B, 1), B, settle=pause)
         s.move(s.zone(W, 25), s.zone(W, 24), W, settle=pause)
@@ -1754,23 +1760,15 @@ def test_a_blot_handed_over_before_the_next_roll_and_entered_on_its_point_was_hi
     shows 6/4/1* complete.  The boards showed two of Black's checkers off their points before
     Black's roll, one more than 6/4/1* hits: 6/3*/1* and bar/22 bar/20 are recorded
     (rally-hitting 1851655549, the hand-over habit: the game was lost)."""
-    s = scene(rules, start=THROUGH_TWO)
-    s.set_position(THROUGH_TWO)
-    s.throw(3, 2)
-    s.advance(0.5)
-    if roll_with_hitter_in_hand:
-        s.lift(s.zone(B, 22), B, settle=pause)
-        s.move(s.zone(B, 24), s.zone(B, 25), B, settle=pause)
-        s.lift(s.zone(W, 6), W, settle=pause)
-        s.throw(3, 5)
-        s.place(s.zone(W, 1), W, settle=pause)
-    else:
-        s.lift(s.zone(W, 6), W, settle=pause)
-        s.lift(s.zone(B, 22), B, settle=pause)
-        s.lift(s.zone(B, 24), B, settle=pause)
-        s.place(s.zone(W, 1), W, settle=pause)
-        s.throw(3, 5)
-        s.place(s.zone(B, 25), B, settle=pause)
+    s = rolled(rules, THROUGH_TWO, (3, 2))
+    s.lift(s.zone(W, 6), W, settle=pause)  # the hitter, carried straight 6/3*/1*
+    s.lift(s.zone(B, 22), B, settle=pause)  # handed over
+    s.move(s.zone(B, 24), s.zone(B, 25), B, settle=pause)
+    for step in (["throw", "hitter"] if roll_with_hitter_in_hand else ["hitter", "throw"]):
+        if step == "throw":
+            s.throw(3, 5)
+        else:
+            s.place(s.zone(W, 1), W, settle=pause)
     s.advance(pause)
     s.place(s.zone(B, 22), B, settle=1.5)  # from the hand
     s.move(s.zone(B, 25), s.zone(B, 20), B)

@@ -1025,6 +1025,14 @@ def test_a_blot_that_stood_on_its_point_off_the_entry_points_was_not_hit_and_rep
 
 
 
+def _changed(reading: BoardReading, colour: Colour, changes: dict[str, int]) -> BoardReading:
+    """``reading`` with ``colour``'s counts changed (``p22=0``: none on its point 22)."""
+    side = list(reading.side(colour))
+    for point, count in changes.items():
+        side[int(point[1:])] = count
+    return BoardReading(tuple(side), reading.black) if colour is Colour.WHITE else BoardReading(reading.white, tuple(side))
+
+
 def test_the_hits_shown_are_points_seen_left_and_counts_the_bar_rose_above() -> None:
     """``Seen.hits_shown``: since a time, each colour's points a board showed left, and the
     counts its bar or pool rose above from the board standing then (a later turn of a run
@@ -1033,10 +1041,7 @@ def test_the_hits_shown_are_points_seen_left_and_counts_the_bar_rose_above() -> 
     reading = READER.position_reading(PASSED_START)
 
     def black(**changes: int) -> BoardReading:
-        side = list(reading.black)
-        for point, count in changes.items():
-            side[int(point[1:])] = count
-        return BoardReading(reading.white, tuple(side))
+        return _changed(reading, Colour.BLACK, changes)
 
     seen.note(READER.snapshot_of(PASSED_START), reading, 1.0)  # Black's 22 holds one, its bar none
     seen.note(READER.snapshot_of(PASSED_START), black(p22=0, p25=1), 2.0)  # the blot hit: 22 left, bar 1
@@ -1064,10 +1069,7 @@ def test_a_blot_put_down_and_hit_between_two_boards_may_have_been_hit_once_its_s
     reading = READER.position_reading(START)
 
     def white(**changes: int) -> BoardReading:
-        side = list(reading.white)
-        for point, count in changes.items():
-            side[int(point[1:])] = count
-        return BoardReading(tuple(side), reading.black)
+        return _changed(reading, Colour.WHITE, changes)
 
     seen.note(READER.snapshot_of(START), reading, 1.0)
     assert not seen.hits_shown(0.5).hit_seen(Colour.WHITE, 7, 0)  # no hand at work yet
