@@ -30,7 +30,7 @@ from controller.tracking import BoardReader, checker_of
 from hal.interfaces import Sound
 from hal.zones import LINES, WAITING, Zone
 
-from .board import PhysicalBoard, neighbours
+from .board import PhysicalBoard
 from .hand_over import HandOver
 from .wrong_moves import wrong_move
 
@@ -618,16 +618,14 @@ class Hand:
 
 
 def _between(frm: Zone, to: Zone) -> list[Zone]:
-    """The points a sliding checker crosses on the way from ``frm`` towards ``to`` (same row only)."""
-    path: list[Zone] = []
-    current = frm
-    seen = {frm}
-    for _ in range(12):
-        options = [z for z in neighbours(current) if z not in seen]
-        if not options or to in options:
-            break
-        nxt = min(options, key=lambda z: abs(LINES.index(z) - LINES.index(to)))
-        path.append(nxt)
-        seen.add(nxt)
-        current = nxt
-    return path
+    """The points a sliding checker crosses on the way from ``frm`` to ``to``, along the
+    track the checkers run (I to XII along one row, across the end, then 12 to 1): a hand
+    slides a checker forward, never over the points behind it (the old nearest-index walk
+    slid a checker crossing the end, XII to 7, backwards over XI, X, IX first)."""
+    i, j = TRACK.index(frm), TRACK.index(to)
+    step = 1 if j > i else -1
+    return [TRACK[k] for k in range(i + step, j, step)]
+
+
+TRACK: tuple[Zone, ...] = LINES[12:] + LINES[11::-1]
+"""The points in the order the checkers run round the board: I to XII, then 12 to 1."""

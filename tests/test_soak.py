@@ -299,7 +299,7 @@ def test_tables_the_sweeps_found_misrecorded_keep_every_play(name: str, noise: f
     ("rally-hitting", 7.5, 8.0, 1351440542, 2),  # a blot seen taken off against one only hidden
     ("trictrac", 7.5, 8.0, 1351440543, 0),  # a hit no board showed, the owner one die short, no board standing
     ("rally-hitting", 7.5, 8.0, 1350540515, 0),  # a blot its owner lifted after its roll, read as hit
-    ("trictrac", 7.5, 20.0, 100003, 0),  # hand_soak --quick: a play seen complete, its blot hit, out of the beam
+    ("trictrac", 7.5, 20.0, 100003, 2),  # hand_soak --quick: a play seen complete, its blot hit, out of the beam
     ("trictrac", 7.5, 20.0, 1410242306, 4),  # seven turns of hits past the beam: the boards between guide it
 ])
 def test_quick_hands_leave_the_game_on_the_board(name: str, noise: float, speed: float, seed: int,
