@@ -117,7 +117,10 @@ class HeldSteps(ControllerState):
         # hits the bar showed once the next player had rolled (the hitter's hand no longer
         # taking one back) and before the mover's next roll
         until = state.held[1].thrown if len(state.held) > 1 else math.inf
-        hits = self._seen.bar_between(opponent, state.held[0].thrown, until) if state.held else 0
+        # (boards that read the bar or pool: one hidden while a blot is in its owner's hand is
+        # no hit shown, backgammon 1940358209 with blots handed over: White's 9/6/2 shown
+        # complete, read as 9/5*/2 when Black lifted its blot for its 20/16, the game lost)
+        hits = self._seen.bar_between(opponent, state.held[0].thrown, until, read=True) if state.held else 0
         early = CHECKERS if first is None else self._seen.off_between(opponent, turn.rolled_at, read)
         return SinceRoll(turn.map.key_of(nothing, points), self._seen.bar_shown(opponent, since), hits,
                          early, turn.map.key_of(nothing, unseen),

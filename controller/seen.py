@@ -87,7 +87,7 @@ class Seen:
         self._on_bar: dict[Colour, list[float]] = {colour: [-math.inf] * (CHECKERS + 1) for colour in Colour}
         """Per colour, for n = 0..15: the last time its bar or pool showed n or more (or was
         hidden with as many of its checkers unseen elsewhere)."""
-        self._bar_boards: dict[Colour, deque[tuple[float, int, int]]] = {
+        self._bar_boards: dict[Colour, deque[tuple[float, int, int, bool]]] = {
             colour: deque(maxlen=BAR_KEPT) for colour in Colour}
         """Per colour, the recent boards' times with its bar or pool's count (when hidden, the
         most it may hold) and its checkers off their points (bar or pool, or a hand; -1 when a zone was hidden:
@@ -134,7 +134,7 @@ class Seen:
             for count in range(shown + 1):
                 on_bar[count] = time
             off = -1 if reading.unreadable else min(reading.off_points(colour), CHECKERS)
-            self._bar_boards[colour].append((time, shown, off))
+            self._bar_boards[colour].append((time, shown, off, WAITING[checker_of(colour)] not in reading.unreadable))
         if not reading.unreadable:
             self._whole.append((time, reading))
 
@@ -165,7 +165,7 @@ class Seen:
                 bar_at.append(0)
                 continue
             bits, lowest, in_hand, more, standing = 0, None, 0, False, 0
-            for time, shown, off in boards:
+            for time, shown, off, _ in boards:
                 if time <= since:
                     standing = shown
                 if time > since and lowest is not None and shown > lowest:
@@ -189,15 +189,18 @@ class Seen:
         on_bar = self._on_bar[colour]
         return max((count for count in range(CHECKERS + 1) if on_bar[count] >= since), default=0)
 
-    def bar_between(self, colour: Colour, since: float, until: float) -> int:
+    def bar_between(self, colour: Colour, since: float, until: float, read: bool = False) -> int:
         """The most of ``colour``'s checkers its bar or pool showed from ``since`` to ``until``:
         on the board standing at ``since`` and the boards after (the most it may have held
-        when hidden; 15 when the boards kept do not reach back)."""
+        when hidden; 15 when the boards kept do not reach back).  ``read``: only the boards
+        that read it (a hidden bar or pool, a checker in a hand, shows no hit)."""
         boards = self._bar_boards[colour]
         if len(boards) == BAR_KEPT and boards[0][0] > since:
             return CHECKERS
         standing, most = 0, 0
-        for time, shown, _ in boards:
+        for time, shown, _, readable in boards:
+            if read and not readable:
+                continue
             if time <= since:
                 standing = shown  # the board standing at ``since``, so far
             elif time <= until:
@@ -216,7 +219,7 @@ class Seen:
         boards = self._bar_boards[colour]
         if len(boards) == BAR_KEPT and boards[0][0] > since:
             return CHECKERS
-        return max([0, *(off for when, _, off in boards if since < when <= until)])  # (hidden: -1)
+        return max([0, *(off for when, _, off, _ in boards if since < when <= until)])  # (hidden: -1)
 
     def whole_between(self, since: float, until: float) -> Iterator[tuple[float, BoardReading]]:
         """The whole boards read after ``since`` up to ``until`` with their times, the latest

@@ -880,6 +880,10 @@ def test_the_bar_between_two_times_is_read_from_the_boards_kept() -> None:
     black[25], black[8] = 0, 0  # the pool hidden (read as empty), three checkers not seen
     seen.note(READER.snapshot_of(PASSED_START), BoardReading(reading.white, tuple(black), ("wait-black",)), 6.0)
     assert seen.bar_between(Colour.BLACK, 5, 7) == 3
+    # only the boards that read it: a hidden bar with checkers in a hand shows no hit
+    # (backgammon 1940358209, a blot lifted by its owner read as hit on that)
+    assert seen.bar_between(Colour.BLACK, 5, 7, read=True) == 1  # the board standing at 5 (3.0) showed 1
+    assert seen.bar_between(Colour.BLACK, 1.5, 7, read=True) == 2
 
 
 def test_the_whole_boards_between_two_times_are_read_from_the_boards_kept() -> None:

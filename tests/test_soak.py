@@ -102,6 +102,7 @@ def test_other_hand_habits_at_5x_keep_every_play(name: str, habit: str, seed: in
     ("rally-hitting", 1852855584, 7.5, 0.2, 1.0),
     ("rally-hitting", 1881856454, 7.5, 1.0, 1.0),  # ... with all but that blot in the pool: 15 off their points
     ("rally-hitting", 1881856455, 7.5, 1.0, 1.0),  # the play hitting as many as the pool showed, not more
+    ("backgammon", 1940358209, 7.5, 0.2, 1.0),  # a bar hidden while a blot was in its owner's hand: no hit shown
 ])
 def test_hit_blots_handed_to_their_owners_and_entered_from_the_hand_keep_every_play(
         name: str, seed: int, noise: float, illegal: float, speed: float) -> None:
