@@ -108,7 +108,10 @@ def test_hit_blots_handed_to_their_owners_and_entered_from_the_hand_keep_every_p
         name: str, seed: int, noise: float, illegal: float, speed: float) -> None:
     """A hand habit: the hitter hands the blot over and its owner enters it with its next
     roll straight from the hand (``hand_over_rate``, benchmarks/hand_soak.py --habits
-    handover); the tables the sweeps of 2026-12-06 found losing the game or warning falsely."""
+    handover); the tables the sweeps of 2026-12-06 found losing the game or warning falsely
+    (all but the last found before simulated hands slid forward along the track, which
+    changed every seeded game: they play other games now, kept as hand-over coverage; the
+    classes they showed have their own tests in test_held and test_hand_scenarios)."""
     table, report = careless_table(name, seed, noise, illegal, speed, habits="handover")
     assert table.hand.handover.count >= 5, table.hand.handover.count
     assert report.mismatches == [] and report.false_warnings == []
