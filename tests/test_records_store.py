@@ -87,7 +87,7 @@ def test_the_record_is_rewritten_after_every_finished_game(tmp_path: Path, monke
 
     monkeypatch.setattr(runner_module, "write_record", spy)
     journal, records = Journal(tmp_path / "j.jsonl"), tmp_path / "records"
-    table = Table(Settings(BACKGAMMON, match_length=3), seed=4, journal=journal, records=records)
+    table = Table(Settings(BACKGAMMON, match_length=3), seed=6, journal=journal, records=records)
     table.play_match()
     games = len(table.controller.match.results)
     assert games >= 2 and finished == list(range(1, games + 1))
@@ -129,7 +129,7 @@ def test_missing_records_are_rebuilt_from_the_journals_the_same(tmp_path: Path) 
 def test_a_match_cut_by_a_crash_keeps_its_finished_games(tmp_path: Path) -> None:
     """The power fails after game 1 of a match and before its record was written."""
     path, records = tmp_path / "j.jsonl", tmp_path / "records"
-    table = Table(Settings(BACKGAMMON, match_length=3), seed=4, journal=Journal(path))
+    table = Table(Settings(BACKGAMMON, match_length=3), seed=6, journal=Journal(path))
     table.play_match()
     lines = path.read_bytes().splitlines(keepends=True)
     second = next(i for i, line in enumerate(lines) if json.loads(line)["type"] == "game")
