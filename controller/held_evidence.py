@@ -239,11 +239,7 @@ class Evidence:
             # this play leaves standing, or the bar or pool showed more hit than it makes:
             # shown whole since, the blot was back (its owner entering on that very point),
             # and the play hitting it comes first
-            # (of the plays hitting more, the one nearest that many: a pool holding more before
-            # the next roll than any play hits asks for no play hitting them all: rally-hitting
-            # 1881856455, a blot handed over besides, 24/21*/17* read as 24/20/17*)
-            hitting = sorted((key for key in alike if opponent_bar(key) > opponent_bar(last_legal)),
-                             key=lambda key: abs(opponent_bar(key) - off_before))
+            hitting = [key for key in alike if opponent_bar(key) >= off_before]
             first = hitting[:1] + first
         return first + [key for key in near if key not in first and not self.unshown_hit(key)]
 
