@@ -20,7 +20,7 @@ from .held_evidence import MAX_TRIED, Evidence, SinceRoll, opponent_bar
 from .rules.reach import MOVER
 from .rules.turn import TurnMap
 from .rules.turn import turn_map as turn_map_for
-from .rules.values import CHECKERS, Colour, Play, Position, Roll
+from .rules.values import BAR, CHECKERS, Colour, Play, Position, Roll
 from .seen import HitsShown
 from .tracking import BoardReading, Kind, StillMap, Tracker
 
@@ -202,6 +202,11 @@ def _search_from(
         # Black's 2-2 hitting it back, read from Black's 13/5 moved before White had moved;
         # the complete board a run's turn last saw is no exception)
         near = [key for key in near if _hits_seen(turn, key, seen_hits)]
+        # and the plays hitting blots the boards saw leave their points first: a checker gone
+        # from its point before its owner's roll was hit (rally-hitting 1854455633, blots handed
+        # over: a false warning; 1854555635 before hands slid forward: Black's pool/23*/17
+        # with White's 23 seen left, read as pool/19/17 until White's next move was warned)
+        near.sort(key=lambda key: -_hits_left(turn, key, seen_hits))
     settled: list[int] = []
     in_hand: list[int] = []
     hits: list[int] = []
@@ -369,6 +374,16 @@ def _hits_seen(turn: Tracker, key: int, seen_hits: HitsShown) -> bool:
     if not isinstance(turn_map, TurnMap) or not _hits_made(turn_map, key):
         return True
     return seen_hits.hits_seen(turn.mover.opponent, turn_map.sides_of(turn_map.start)[1], turn_map.sides_of(key)[1])
+
+
+def _hits_left(turn: Tracker, key: int, seen_hits: HitsShown) -> int:
+    """How many blots ``turn``'s play up to ``key`` hits on points the boards saw left."""
+    turn_map = turn.map
+    if not isinstance(turn_map, TurnMap) or not _hits_made(turn_map, key):
+        return 0
+    before, after = turn_map.sides_of(turn_map.start)[1], turn_map.sides_of(key)[1]
+    left = seen_hits.left[0 if turn.mover.opponent is Colour.WHITE else 1]
+    return sum(1 for point in range(1, BAR) if after[point] < before[point] and left >> point & 1)
 
 
 def _explains(judged: tuple[str | None, Tracker, tuple[Roll, ...]] | None) -> bool:
