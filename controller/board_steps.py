@@ -50,6 +50,7 @@ class BoardSteps(ControllerState):
         def _done_due(self, time: float) -> Output | None: ...
         def _blot_wait_due(self, time: float) -> Output | None: ...
         def _settle_due(self, time: float) -> Output | None: ...
+        def _hit_left_late(self, state: Moving, key: int) -> bool: ...
 
     def _on_snapshot_event(self, event: SnapshotEvent) -> Output:
         previous = self._seen.snapshot
@@ -76,6 +77,10 @@ class BoardSteps(ControllerState):
             tracker.remember(time)  # (a roll read late may turn out to have landed before this board)
         shown_before = tracker.complete_seen
         verdict = self._off_plan(state, tracker.judge(reading, last, opponent_rolled=held > 0, mover_rolled=held > 1))
+        late = (verdict.kind is Kind.COMPLETE and isinstance(state, Moving) and bool(state.held)
+                and verdict.key is not None and self._hit_left_late(state, verdict.key))
+        if late:  # another play's board, a checker moved by its owner after its roll
+            verdict = Verdict(Kind.WRONG)
         before, self._verdict = self._verdict, verdict
         if isinstance(state, Moving) and state.held and verdict.kind is Kind.LEGAL and (
             before is None or before.kind is not Kind.LEGAL
@@ -89,7 +94,7 @@ class BoardSteps(ControllerState):
                 return resumed
         if verdict.is_legal:
             return self._on_legal(time, verdict, shown_before)
-        if verdict.kind is Kind.WRONG and isinstance(state, Moving) and state.held:
+        if verdict.kind is Kind.WRONG and isinstance(state, Moving) and state.held and not late:
             caught = self._catch_up(time, reading)  # the mover had finished; the next player is under way?
             if isinstance(caught, Undecided):  # a hand at work after one of several plays
                 return self._output() if self._alarm.warning else self._output(frame=self._guidance())

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .held_evidence import MAX_TRIED, Evidence, SinceRoll, opponent_bar
+from .late_hits import hit_left_late
 from .rules.reach import MOVER
 from .rules.turn import TurnMap
 from .rules.turn import turn_map as turn_map_for
@@ -60,6 +61,7 @@ _SETTLED, _IN_HAND, _TRANSIENT = "settled", "in hand", "transient"
 def finished_play(
     turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, observed: bool = True,
     since: SinceRoll | None = None, played_on: bool = False, seen_hits: HitsShown | None = None,
+    gone: int | None = None,
 ) -> Finished | Undecided | None:
     """The mover's complete play that, followed by the next turns with the held ``rolls``,
     explains ``reading``; None when none does (or the board cannot be read whole).
@@ -79,18 +81,21 @@ def finished_play(
     it right: with more than one roll held, a hit the bar never showed may explain it when
     nothing else does and its run settles (a board warned about is being put right).
     ``seen_hits``: what the boards since the mover's roll showed of hits: a later turn of a run
-    hits only blots seen leaving their points or reaching the bar or pool."""
+    hits only blots seen leaving their points or reaching the bar or pool.  ``gone``: the
+    opponent's points (bit ``p``) the boards read empty before the next player's roll, when
+    only that roll is held: the mover's plays read otherwise by them are not tried
+    (``late_hits``)."""
     if reading.unreadable or not rolls:
         return None
     board = turn.key(reading)
     memo = _kept(turn)
     asked = ("finished", board, reading.foreign, reading.overfull, rolls, last_legal, observed, turn.lifted_seen,
-             turn.side_seen, since, played_on, seen_hits)
+             turn.side_seen, since, played_on, seen_hits, gone)
     if asked in memo:
         return memo[asked]  # type: ignore[return-value]
     budget = [MAX_WORK]
     found = _search(turn, rolls, reading, last_legal, budget, top=observed, since=since, played_on=played_on,
-                    seen_hits=seen_hits)
+                    seen_hits=seen_hits, gone=gone)
     answer: Finished | Undecided | None = None
     if found is not None:
         kind, key = found
@@ -135,6 +140,7 @@ def explained_from_seen(turn: Tracker, rolls: tuple[Roll, ...], reading: BoardRe
 def _search(
     turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, budget: list[int],
     top: bool = False, since: SinceRoll | None = None, played_on: bool = False, seen_hits: HitsShown | None = None,
+    gone: int | None = None,
 ) -> tuple[str, int] | None:
     """(``_SETTLED`` or ``_TRANSIENT``, the mover's complete board that starts the run), or
     None when no run of turns explains the board; for the turn the board was watched in, the
@@ -147,10 +153,10 @@ def _search(
     found = None
     if since is not None or top:
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, strict=True,
-                             seen_hits=seen_hits, watched=top)
+                             seen_hits=seen_hits, watched=top, gone=gone)
     if found is None:
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, seen_hits=seen_hits,
-                             watched=top)
+                             watched=top, gone=gone)
         if (found is not None and found[0] != _SETTLED and top and since is not None
                 and all(reading.visible(colour) == CHECKERS for colour in Colour)):
             # only a doubtful play (a hit no board showed, a blot that moved) explains it, as
@@ -164,7 +170,7 @@ def _search(
         # a settled board (an illegal move looking so is warned and taken back: rally-hitting
         # 750622518, the next roll thrown while the warned move was being put right)
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, lenient=True,
-                             seen_hits=seen_hits, watched=top)
+                             seen_hits=seen_hits, watched=top, gone=gone)
         if found is not None and found[0] != _SETTLED:
             found = None
     if found is not None:
@@ -182,7 +188,7 @@ def _search(
 def _search_from(
     turn: Tracker, turn_map: TurnMap, rolls: tuple[Roll, ...], reading: BoardReading, board: int, last_legal: int,
     budget: list[int], since: SinceRoll | None = None, strict: bool = False, lenient: bool = False,
-    seen_hits: HitsShown | None = None, watched: bool = False,
+    seen_hits: HitsShown | None = None, watched: bool = False, gone: int | None = None,
 ) -> tuple[str, int] | None:
     """``_search`` for one pass: the plays the board shows as left judged first (``near``),
     then the runs of turns that follow them and the plays the mover has moved on from
@@ -195,6 +201,8 @@ def _search_from(
     # turn may show them settled; the complete board last seen first of all
     finished = reach.finished_before(board, later, mover_later=False)
     near = evidence.near(finished)
+    if gone is not None and watched:  # (``late_hits``: a blot moved by its owner after its roll)
+        near = [key for key in near if not hit_left_late(turn_map, key, gone)]
     if seen_hits is not None and not watched:
         # a turn of a run hits only blots the boards saw leave their points or reach the bar
         # or pool: a checker the turn before put on a point and this one hit there, neither
@@ -254,7 +262,8 @@ def _search_from(
     if seen_hits is not None and not watched:
         far = [key for key in far if _hits_seen(turn, key, seen_hits)]
     far = evidence.shown_first([key for key in far if not evidence.unshown_hit(key)
-                                and evidence.keeps_hits(key)])
+                                and evidence.keeps_hits(key)
+                                and not (gone is not None and watched and hit_left_late(turn_map, key, gone))])
     if turn.run_seen in far[MAX_TRIED_FAR:]:
         # the run a search last found goes on however far down the order its play comes: a
         # turn begun from that run judges the same board again (trictrac 1840255207 with

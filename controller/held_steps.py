@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .held import Finished, SinceRoll, Undecided, finished_play, hit_undone, hits_shown, opponent_bar, run_settles
+from .late_hits import hit_left_late
 from .phases import HeldRoll, Moving
 from .rules.reach import MOVER
 from .rules.values import BAR, CHECKERS
@@ -225,6 +226,7 @@ class HeldSteps(ControllerState):
         finished = finished_play(
             state.turn.tracker, tuple(h.roll for h in state.held), reading, state.last_legal, observed=not cascade,
             since=self._since_roll(state), played_on=not self._alarm.warning, seen_hits=seen_hits,
+            gone=self._gone_before_next_roll(state) if len(state.held) == 1 else None,
         )
         if isinstance(finished, Undecided):
             self._alarm.wrong = None
@@ -233,6 +235,20 @@ class HeldSteps(ControllerState):
         if finished is None or not self._keeps_to_plan(state, end):
             return None
         return self._finish_held(time, state, finished, reading)
+
+    def _hit_left_late(self, state: Moving, key: int) -> bool:
+        """``late_hits.hit_left_late`` for the complete board ``key`` with the next roll held."""
+        gone = self._gone_before_next_roll(state)
+        return gone is not None and hit_left_late(state.turn.map, key, gone)
+
+    def _gone_before_next_roll(self, state: Moving) -> int | None:
+        """The opponent's points (bit ``p``) the boards read empty from the mover's roll to
+        the next roll (held); None when either time is not known."""
+        turn, first = state.turn, state.held[0]
+        if turn.rolled_at == -math.inf or first.thrown == -math.inf:
+            return None
+        until = first.thrown - (0.0 if first.exact else ROLL_READ)
+        return self._seen.emptied_between(turn.colour.opponent, turn.rolled_at - ROLL_READ, until)
 
     def _run_from_shown(self, time: float, state: Moving, key: int, shown: int | None) -> Output | None:
         """The board shows complete board ``key`` with the mover's next roll held too, after it

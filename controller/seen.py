@@ -96,6 +96,9 @@ class Seen:
         """The recent whole boards (no zone hidden) with their times."""
         self._jumped = -math.inf
         """The last time a board showed ``JUMP`` or more zones changed from the one before."""
+        self._emptied_log: dict[Colour, deque[tuple[float, int]]] = {
+            colour: deque(maxlen=BAR_KEPT) for colour in Colour}
+        """Per colour, the recent times a board read one of its points empty after some (bit p)."""
 
     def note(self, snapshot: BoardSnapshot, reading: BoardReading, time: float) -> None:
         """A snapshot read at ``time``: points empty (or unreadable) after holding a checker
@@ -116,6 +119,7 @@ class Seen:
             vacated, held, side = self._vacated[colour], self._held[colour], reading.side(colour)
             hidden = reading.hidden(colour)
             shown_at = self._shown[colour]
+            emptied = 0
             for point in _POINTS:
                 if side[point] and point not in hidden:
                     shown_at[point] = time
@@ -123,7 +127,10 @@ class Seen:
                     vacated[point] = time
                     if point not in hidden:
                         self._emptied[colour][point] = time
+                        emptied |= 1 << point
                 held[point] = side[point]
+            if emptied:
+                self._emptied_log[colour].append((time, emptied))
             on_bar = self._on_bar[colour]
             # (hidden: as many as it may hold, every checker of the colour not seen elsewhere;
             # not 15, or a sensor dropout over a pool holding eleven makes any hit shown:
@@ -229,6 +236,19 @@ class Seen:
                 return
             if time <= until:
                 yield time, reading
+
+    def emptied_between(self, colour: Colour, since: float, until: float) -> int:
+        """``colour``'s points (bit ``p``) a board from ``since`` to ``until`` read empty of its
+        checkers after one with some (a hidden zone is not read); every point when the boards
+        kept do not reach back."""
+        log = self._emptied_log[colour]
+        if len(log) == BAR_KEPT and log[0][0] > since:
+            return sum(1 << point for point in _POINTS)
+        bits = 0
+        for time, points in log:
+            if since <= time <= until:
+                bits |= points
+        return bits
 
     def never_emptied(self, colour: Colour, since: float) -> tuple[int, ...]:
         """``colour``'s 26 counts with 1 on each of its points 1-24 that no board since

@@ -191,3 +191,26 @@ def test_checkers_put_down_from_hands_at_once_are_no_boards_gone_unseen() -> Non
     board = BoardSnapshot.from_zones(moved)
     seen.note(board, READER.read(board), 3.0)
     assert not seen.jumped_since(2.5)  # five zones changed, three checkers put down: one move
+
+
+def test_the_points_read_empty_between_two_times_count_neither_hidden_zones_nor_other_times() -> None:
+    seen = Seen()
+    reading = READER.position_reading(START)
+    snapshot = READER.snapshot_of(START)
+    seen.note(snapshot, reading, 1.0)
+    seen.note(snapshot, _without(reading, Colour.BLACK, 22), 2.0)  # the blot lifted: read empty
+    seen.note(snapshot, reading, 2.5)  # and put back
+    hidden = _without(reading, Colour.BLACK, 21)
+    seen.note(snapshot, BoardReading(hidden.white, hidden.black, hidden_black=(21,)), 3.0)  # hidden: not read
+    seen.note(snapshot, reading, 3.5)
+    seen.note(snapshot, _without(reading, Colour.BLACK, 13), 4.0)
+
+    def emptied(since: float, until: float) -> set[int]:
+        bits = seen.emptied_between(Colour.BLACK, since, until)
+        return {point for point in range(1, 25) if bits >> point & 1}
+
+    assert emptied(0.0, 10.0) == {22, 13}
+    assert emptied(1.5, 3.9) == {22}
+    assert emptied(2.1, 3.9) == set()
+    assert emptied(3.9, 4.0) == {13}
+    assert seen.emptied_between(Colour.WHITE, 0.0, 10.0) == 0

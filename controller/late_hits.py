@@ -1,0 +1,46 @@
+"""Which blot a play hit, told by when the boards saw it go (a pure function over a turn map).
+
+Two plays of a turn may leave the mover's side the same and hit as many blots, on other
+points.  A blot its owner moves after rolling looks like a blot hit; one the boards saw go
+before the owner's roll was hit.  Rally-hitting 1940658219 (blots handed over): Black's
+pool/22*/20*, the blot on 22 taken before White threw 6-4; White's own 23 to 22 after its
+roll made the board of pool/23*/20*, read so at once, and the game was lost.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .rules.reach import MOVER
+from .rules.turn import TurnMap
+from .rules.values import BAR
+
+
+def hit_left_late(turn_map: TurnMap, key: int, gone: int) -> bool:
+    """Is the complete board ``key`` better read as another play?  So when its play hits a
+    blot not among ``gone`` (bit ``p``: the opponent's point ``p`` read empty before the
+    next player's roll), and another complete play leaving the mover's side the same and
+    hitting as many hits only blots among them."""
+    start = turn_map.sides_of(turn_map.start)[1]
+
+    def seen_gone(theirs: tuple[int, ...]) -> bool:
+        return all(gone >> point & 1 for point in range(1, BAR) if theirs[point] < start[point])
+
+    theirs = turn_map.sides_of(key)[1]
+    if theirs[BAR] == start[BAR] or seen_gone(theirs):
+        return False
+    for other in _complete_by_side(turn_map).get(key & MOVER, ()):
+        other_theirs = turn_map.sides_of(other)[1]
+        if other != key and other_theirs[BAR] == theirs[BAR] and seen_gone(other_theirs):
+            return True
+    return False
+
+
+@lru_cache(maxsize=8)
+def _complete_by_side(turn_map: TurnMap) -> dict[int, tuple[int, ...]]:
+    """The turn's complete boards by the mover's side (its fields of their keys)."""
+    sides: dict[int, list[int]] = {}
+    for key in turn_map.states():
+        if turn_map.is_complete(key):
+            sides.setdefault(key & MOVER, []).append(key)
+    return {side: tuple(keys) for side, keys in sides.items()}

@@ -1,0 +1,51 @@
+"""Which blot a play hit, told by when the boards saw it go (``controller.late_hits``)."""
+
+from __future__ import annotations
+
+from controller.late_hits import hit_left_late
+from controller.rules.registry import get_rule_set
+from controller.rules.turn import TurnMap
+from controller.rules.values import Colour, Move, Play, Position, Roll
+
+RULES = get_rule_set("rally-hitting")
+# rally-hitting 1940658219, blots handed over: Black to enter from its pool with 3-2, White's
+# blots on 20, 22 and 23 (the rally's points are both sides' own)
+BEFORE = Position(
+    white=(3, 4, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0),
+    black=(7, 0, 3, 0, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1),
+    turn=Colour.BLACK,
+)
+MAP = TurnMap(RULES, BEFORE, Roll(3, 2))
+VIA_22 = MAP.end_of(Play((Move(25, 22, 3, True), Move(22, 20, 2, True))))  # pool/22*/20*
+VIA_23 = MAP.end_of(Play((Move(25, 23, 2, True), Move(23, 20, 3, True))))  # pool/23*/20*
+
+
+def bits(*points: int) -> int:
+    return sum(1 << point for point in points)
+
+
+def test_the_plays_compared_are_complete_and_leave_black_the_same() -> None:
+    assert VIA_22 is not None and VIA_23 is not None and VIA_22 != VIA_23
+    assert MAP.is_complete(VIA_22) and MAP.is_complete(VIA_23)
+    assert MAP.sides_of(VIA_22)[0] == MAP.sides_of(VIA_23)[0]
+
+
+def test_a_play_hitting_a_blot_seen_going_only_after_the_next_roll_is_read_as_the_other() -> None:
+    assert VIA_22 is not None and VIA_23 is not None
+    # the blots on 22 and 20 read gone before White's roll, the one on 23 not: White's own
+    # 23 to 22 after its roll made pool/23*/20*'s board
+    assert hit_left_late(MAP, VIA_23, bits(22, 20))
+    assert not hit_left_late(MAP, VIA_22, bits(22, 20))
+    # and the other way round
+    assert hit_left_late(MAP, VIA_22, bits(23, 20))
+    assert not hit_left_late(MAP, VIA_23, bits(23, 20))
+
+
+def test_nothing_is_doubted_when_the_boards_cannot_tell() -> None:
+    assert VIA_22 is not None and VIA_23 is not None
+    for gone in (0, bits(20), bits(20, 22, 23), bits(22, 23)):
+        # neither play's hits all seen (or both's): the board's own play stands
+        assert not hit_left_late(MAP, VIA_22, gone)
+        assert not hit_left_late(MAP, VIA_23, gone)
+    unhit = MAP.end_of(Play((Move(25, 22, 3, True), Move(6, 4, 2, False))))
+    assert unhit is not None and not hit_left_late(MAP, unhit, 0)  # another side, another play
