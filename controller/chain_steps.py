@@ -36,6 +36,7 @@ class ChainSteps(ControllerState):
     if TYPE_CHECKING:  # the controller's steps used here, beyond ControllerState's
         def _stay(self, state: Moving) -> None: ...
         def _play_held_roll(self, time: float, play: Play, searched: Tracker | None = None) -> Output: ...
+        def _played_after_next_roll(self, state: Moving) -> tuple[int, ...] | None: ...
 
     def _chain_up(self, time: float, reading: BoardReading) -> Output | None:
         """Two or more rolls held and a board seen whole that no run the held search followed
@@ -53,6 +54,9 @@ class ChainSteps(ControllerState):
                          shown, self._waypoints(state, time))
         if chain is None or not self._chain_hits_seen(state, chain.plays):
             return None
+        played = self._played_after_next_roll(state)
+        if played is not None and turn_map.end_of(chain.plays[0]) not in played:
+            return None  # the boards after the next roll showed another play (``next_roll_steps``)
         guessed_from = len(self.game.history) if state.guessed_from is None else state.guessed_from
         out = self._follow_chain(time, chain.plays)
         new = self._state

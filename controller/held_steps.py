@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .held import Finished, SinceRoll, Undecided, finished_play, hit_undone, hits_shown, opponent_bar, run_settles
-from .late_hits import hit_left_late
+from .next_roll_steps import ROLL_READ
 from .phases import HeldRoll, Moving
 from .rules.reach import MOVER
 from .rules.values import BAR, CHECKERS
@@ -25,9 +25,8 @@ if TYPE_CHECKING:
     from .rules.values import Play, Roll
     from .tracking import BoardReading, Tracker, Verdict
 
-ROLL_READ = 0.5
-"""Seconds a roll may be read after the dice land (the board's tray waits for them to lie
-still, then the link carries it): a board change this recent may be the next player's."""
+
+
 class HeldSteps(ControllerState):
     """The held roll's steps (see the module docstring)."""
 
@@ -39,6 +38,8 @@ class HeldSteps(ControllerState):
         def _keeps_to_plan(self, state: Moving, end: int | None) -> bool: ...
         def _guesses_shown(self, state: Moving, verdict: Verdict | None) -> bool: ...
         def _on_snapshot(self, time: float, reading: BoardReading) -> Output: ...
+        def _gone_before_next_roll(self, state: Moving) -> int | None: ...
+        def _shown_after_next_roll(self, state: Moving, found: Finished, reading: BoardReading) -> Finished | None: ...
 
     def _next_roll_while_moving(self, time: float, state: Moving, roll: Roll, late: float | None = None) -> Output:
         """The next player's roll during a turn: it ends a complete play, else it is held
@@ -234,21 +235,10 @@ class HeldSteps(ControllerState):
         end = None if finished is None else state.turn.map.end_of(finished.play)
         if finished is None or not self._keeps_to_plan(state, end):
             return None
-        return self._finish_held(time, state, finished, reading)
-
-    def _hit_left_late(self, state: Moving, key: int) -> bool:
-        """``late_hits.hit_left_late`` for the complete board ``key`` with the next roll held."""
-        gone = self._gone_before_next_roll(state)
-        return gone is not None and hit_left_late(state.turn.map, key, gone)
-
-    def _gone_before_next_roll(self, state: Moving) -> int | None:
-        """The opponent's points (bit ``p``) the boards read empty from the mover's roll to
-        the next roll (held); None when either time is not known."""
-        turn, first = state.turn, state.held[0]
-        if turn.rolled_at == -math.inf or first.thrown == -math.inf:
+        finished = self._shown_after_next_roll(state, finished, reading)
+        if finished is None or not self._keeps_to_plan(state, state.turn.map.end_of(finished.play)):
             return None
-        until = first.thrown - (0.0 if first.exact else ROLL_READ)
-        return self._seen.emptied_between(turn.colour.opponent, turn.rolled_at - ROLL_READ, until)
+        return self._finish_held(time, state, finished, reading)
 
     def _run_from_shown(self, time: float, state: Moving, key: int, shown: int | None) -> Output | None:
         """The board shows complete board ``key`` with the mover's next roll held too, after it

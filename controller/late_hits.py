@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import numpy as np
+
 from .rules.reach import MOVER
 from .rules.turn import TurnMap
 from .rules.values import BAR
@@ -29,7 +31,7 @@ def hit_left_late(turn_map: TurnMap, key: int, gone: int) -> bool:
     theirs = turn_map.sides_of(key)[1]
     if theirs[BAR] == start[BAR] or seen_gone(theirs):
         return False
-    for other in _complete_by_side(turn_map).get(key & MOVER, ()):
+    for other in complete_by_side(turn_map).get(key & MOVER, ()):
         other_theirs = turn_map.sides_of(other)[1]
         if other != key and other_theirs[BAR] == theirs[BAR] and seen_gone(other_theirs):
             return True
@@ -37,8 +39,31 @@ def hit_left_late(turn_map: TurnMap, key: int, gone: int) -> bool:
 
 
 @lru_cache(maxsize=8)
-def _complete_by_side(turn_map: TurnMap) -> dict[int, tuple[int, ...]]:
-    """The turn's complete boards by the mover's side (its fields of their keys)."""
+def containing(turn_map: TurnMap, side: tuple[int, ...]) -> tuple[int, ...]:
+    """The turn's complete boards whose mover's side holds ``side`` (26 counts: off, points
+    1-24, bar or pool): as many off, at least as many on each point (the rest of the mover's
+    checkers on its bar or pool, or in a hand), the fewest such checkers first."""
+    sides, keys = _complete_sides(turn_map)
+    if not keys:
+        return ()
+    shown = np.asarray(side, dtype=np.int16)
+    holds = (sides[:, 0] == shown[0]) & (sides[:, 1:BAR] >= shown[1:BAR]).all(axis=1)
+    found = np.flatnonzero(holds)
+    spare = sides[found, 1:BAR].sum(axis=1) - shown[1:BAR].sum()
+    return tuple(key for index in found[np.argsort(spare, kind="stable")] for key in keys[index])
+
+
+@lru_cache(maxsize=8)
+def _complete_sides(turn_map: TurnMap) -> tuple[np.ndarray, tuple[tuple[int, ...], ...]]:
+    """The mover's sides of the turn's complete boards as an array, with the keys of each."""
+    by_side = complete_by_side(turn_map)
+    keys = tuple(by_side.values())
+    sides = np.array([turn_map.sides_of(group[0])[0] for group in keys], dtype=np.int16).reshape(len(keys), BAR + 1)
+    return sides, keys
+
+
+def complete_by_side(turn_map: TurnMap) -> dict[int, tuple[int, ...]]:
+    """The turn's complete boards by the mover's side (its fields of their keys, ``MOVER``)."""
     sides: dict[int, list[int]] = {}
     for key in turn_map.states():
         if turn_map.is_complete(key):

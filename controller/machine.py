@@ -49,6 +49,7 @@ from .tracking import BoardReader, BoardReading, Kind, Verdict, checker_of
 from .transitions import Trigger, UndeclaredTransition, check
 from .chain_steps import ChainSteps
 from .held_steps import HeldSteps
+from .next_roll_steps import NextRollSteps
 from .revise_steps import ReviseSteps
 from .turn_steps import SETUP_ROLL_KEPT, TrackerError, TurnSteps
 
@@ -60,7 +61,8 @@ T = Trigger
 
 
 @dataclass
-class Controller(ResumeSteps, BoardSteps, TurnSteps, HeldSteps, ChainSteps, ReviseSteps, ComputerSteps, CubeSteps):
+class Controller(ResumeSteps, BoardSteps, TurnSteps, HeldSteps, NextRollSteps, ChainSteps, ReviseSteps, ComputerSteps,
+                 CubeSteps):
     """Follows one match on the board; see the module docstring (``board_steps`` judges
     what the board shows, ``turn_steps`` and ``held_steps`` hold the steps of play,
     ``resume_steps`` what it does after a restart)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from controller.late_hits import hit_left_late
+from controller.late_hits import containing, hit_left_late
 from controller.rules.registry import get_rule_set
 from controller.rules.turn import TurnMap
 from controller.rules.values import Colour, Move, Play, Position, Roll
@@ -49,3 +49,36 @@ def test_nothing_is_doubted_when_the_boards_cannot_tell() -> None:
         assert not hit_left_late(MAP, VIA_23, gone)
     unhit = MAP.end_of(Play((Move(25, 22, 3, True), Move(6, 4, 2, False))))
     assert unhit is not None and not hit_left_late(MAP, unhit, 0)  # another side, another play
+
+
+def test_the_complete_plays_holding_a_side_are_those_with_the_movers_checkers_there() -> None:
+    # White (rally-hitting 1861255837) to play 3-2 from 3, 6, 13, 17 and 19 with 1 and off
+    before = Position(
+        white=(7, 3, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0),
+        black=(1, 0, 1, 0, 0, 0, 0, 1, 1, 3, 0, 0, 0, 0, 0, 1, 4, 0, 0, 0, 3, 0, 0, 0, 0, 0),
+        turn=Colour.WHITE,
+    )
+    turn_map = TurnMap(RULES, before, Roll(3, 2))
+    six_four = turn_map.end_of(Play((Move(3, 0, 3, False), Move(6, 4, 2, False))))
+    thirteen_eleven = turn_map.end_of(Play((Move(3, 0, 3, False), Move(13, 11, 2, False))))
+    assert six_four is not None and thirteen_eleven is not None
+    after = turn_map.sides_of(six_four)[0]
+    assert containing(turn_map, after) == (six_four,)
+    # the checkers on 13 and 17 hit (in a hand, or on the pool): still only 3/off 6/4 holds it
+    hit = list(after)
+    hit[13] = hit[17] = 0
+    assert containing(turn_map, tuple(hit)) == (six_four,)
+    # a side no complete play holds (a checker where none goes, or one more off)
+    stray = list(after)
+    stray[5] = 1
+    assert containing(turn_map, tuple(stray)) == ()
+    more_off = list(after)
+    more_off[0] += 1
+    assert containing(turn_map, tuple(more_off)) == ()
+    # a side with fewer checkers on the points is held by every play keeping them: the
+    # fewest spare checkers first
+    bare = tuple(after[0:1]) + (0,) * 25
+    held = containing(turn_map, bare)
+    assert six_four in held and thirteen_eleven in held
+    spare = [sum(turn_map.sides_of(key)[0][1:25]) for key in held]
+    assert spare == sorted(spare)

@@ -1,0 +1,76 @@
+"""The controller's steps that read a held turn by what the boards showed around the next
+roll: nobody moves a checker of the mover's between the next player's roll and the
+mover's own next roll but to hit it, and the boards before the next roll are the mover's
+alone.  A base of ``controller.machine.Controller`` beside ``held_steps``."""
+
+from __future__ import annotations
+
+import math
+from itertools import islice
+from typing import TYPE_CHECKING
+
+from .held import Finished, run_settles
+from .late_hits import containing, hit_left_late
+from .phases import Moving
+from .steps_base import ControllerState
+
+if TYPE_CHECKING:
+    from .tracking import BoardReading
+
+ROLL_READ = 0.5
+"""Seconds a roll may be read after the dice land (the board's tray waits for them to lie
+still, then the link carries it): a board change this recent may be the next player's."""
+BOARDS_AFTER_ROLL = 64
+"""Whole boards looked at, the latest first, between the next roll and the mover's next."""
+
+
+class NextRollSteps(ControllerState):
+    """The next roll's evidence (see the module docstring)."""
+
+    def _hit_left_late(self, state: Moving, key: int) -> bool:
+        """``late_hits.hit_left_late`` for the complete board ``key`` with the next roll held."""
+        gone = self._gone_before_next_roll(state)
+        return gone is not None and hit_left_late(state.turn.map, key, gone)
+
+    def _gone_before_next_roll(self, state: Moving) -> int | None:
+        """The opponent's points (bit ``p``) the boards read empty from the mover's roll to
+        the next roll (held); None when either time is not known."""
+        turn, first = state.turn, state.held[0]
+        if turn.rolled_at == -math.inf or first.thrown == -math.inf:
+            return None
+        until = first.thrown - (0.0 if first.exact else ROLL_READ)
+        return self._seen.emptied_between(turn.colour.opponent, turn.rolled_at - ROLL_READ, until)
+
+    def _played_after_next_roll(self, state: Moving) -> tuple[int, ...] | None:
+        """The complete boards of the turn that the last whole board between the next roll
+        and the mover's own next shows (the mover's checkers where its play put them, but for
+        those hit on their way to the bar or pool, or in a hand): nobody moves them then but
+        to hit them.  None when no such board tells (an illegal move being put right shows
+        none)."""
+        if len(state.held) < 2 or state.held[0].thrown == -math.inf:
+            return None
+        turn = state.turn
+        for _, board in islice(self._seen.whole_between(state.held[0].thrown, state.held[1].thrown),
+                               BOARDS_AFTER_ROLL):  # latest first
+            keys = containing(turn.map, board.side(turn.colour))
+            if keys:
+                return keys
+        return None
+
+    def _shown_after_next_roll(self, state: Moving, found: Finished, reading: BoardReading) -> Finished | None:
+        """``found``, unless the boards after the next roll showed another complete play
+        (``_played_after_next_roll``): then that play if its run of turns explains the board
+        settled, else None (an illegal move mimics the run of ``found``).  Rally-hitting
+        1861255837 (blots handed over, 3x, every turn an illegal move tried): White's
+        3/off 6/4 shown after Black's roll; White's illegal 4 to 1 in its next turn read as
+        3/off 13/11, Black's 3-3 hitting on 11 rather than 13 and the 5-3 begun 6/1, and the
+        game lost."""
+        played = self._played_after_next_roll(state)
+        if played is None or state.turn.map.end_of(found.play) in played:
+            return found
+        rolls = tuple(held.roll for held in state.held)
+        for key in played:
+            other = run_settles(state.turn.tracker, key, rolls, reading)
+            if other is not None:
+                return other
+        return None
