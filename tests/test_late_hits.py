@@ -82,3 +82,16 @@ def test_the_complete_plays_holding_a_side_are_those_with_the_movers_checkers_th
     assert six_four in held and thirteen_eleven in held
     spare = [sum(turn_map.sides_of(key)[0][1:25]) for key in held]
     assert spare == sorted(spare)
+
+
+def test_the_sides_read_from_the_keys_at_once_are_those_the_map_unpacks() -> None:
+    from controller.late_hits import _complete_sides
+
+    backgammon = get_rule_set("backgammon")
+    singles = Position.from_counts({point: 1 for point in range(7, 22)}, {1: 10, 2: 1, 3: 1, 22: 1, 23: 1, 24: 1})
+    for turn_map in (MAP, TurnMap(backgammon, singles, Roll(2, 2)), TurnMap(backgammon, singles, Roll(6, 5))):
+        sides, keys = _complete_sides(turn_map)
+        assert sum(len(group) for group in keys) == len(list(turn_map.complete_keys()))
+        for row, group in zip(sides, keys):
+            for key in group:
+                assert tuple(int(count) for count in row) == turn_map.sides_of(key)[0]

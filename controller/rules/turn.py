@@ -214,6 +214,10 @@ class TurnMap:
         fewest dice used first."""
         return tuple(self._where)
 
+    def complete_keys(self) -> Iterable[int]:
+        """Every board showing a complete legal play (the turn's end boards)."""
+        return self._final_keys.keys()
+
     def is_complete(self, key: int) -> bool:
         """Does this board show a complete legal play?"""
         return key in self._final_keys
