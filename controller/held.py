@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .held_evidence import MAX_TRIED, Evidence, SinceRoll, opponent_bar
-from .late_hits import hit_left_late
+from .late_hits import hit_left_late, passes_gone
 from .rules.reach import MOVER
 from .rules.turn import TurnMap
 from .rules.turn import turn_map as turn_map_for
@@ -237,6 +237,8 @@ def _search_from(
     # player's hand still at work on the 21 blot: the boards to come tell); and one play with
     # only the next player's checkers in a hand decides, never a hit under way (the next
     # player lifting a blot looks like that blot hit and in the hand)
+    if (settled or in_hand) and gone is not None and watched and passes_gone(turn_map, (settled or in_hand)[0], gone):
+        return _TRANSIENT, (settled or in_hand)[0]  # (``late_hits``: a blot taken before its owner's roll was hit)
     if settled:
         return (_TRANSIENT if in_hand or hits else _SETTLED), settled[0]
     if len(in_hand) == 1 and not hits:

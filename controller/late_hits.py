@@ -39,6 +39,24 @@ def hit_left_late(turn_map: TurnMap, key: int, gone: int) -> bool:
 
 
 @lru_cache(maxsize=8)
+def passes_gone(turn_map: TurnMap, key: int, gone: int) -> bool:
+    """Does ``key``'s play leave standing a blot of the opponent's that the boards read gone
+    before its owner's roll (bit ``p`` of ``gone``), when another complete play hits it?  Its
+    owner did not move it before rolling; the mover's hand took it to hit it (rally-hitting
+    1851855555, blots handed over: Black's 21/18*/17, White's blot on 18 handed over before
+    White's 5-2, read as 21/20/17 on a board White's slide 7/2 crossed, and warned)."""
+    start, theirs = turn_map.sides_of(turn_map.start)[1], turn_map.sides_of(key)[1]
+    standing = [point for point in range(1, BAR)
+                if gone >> point & 1 and start[point] == 1 and theirs[point] >= start[point]]
+    if not standing:
+        return False
+    for other in turn_map.complete_keys():
+        other_theirs = turn_map.sides_of(other)[1]
+        if any(other_theirs[point] < start[point] for point in standing):
+            return True
+    return False
+
+
 def containing(turn_map: TurnMap, side: tuple[int, ...]) -> tuple[int, ...]:
     """The turn's complete boards whose mover's side holds ``side`` (26 counts: off, points
     1-24, bar or pool): as many off, at least as many on each point (the rest of the mover's

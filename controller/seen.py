@@ -96,9 +96,10 @@ class Seen:
         """The recent whole boards (no zone hidden) with their times."""
         self._jumped = -math.inf
         """The last time a board showed ``JUMP`` or more zones changed from the one before."""
-        self._emptied_log: dict[Colour, deque[tuple[float, int]]] = {
+        self._emptied_log: dict[Colour, deque[tuple[float, int, int]]] = {
             colour: deque(maxlen=BAR_KEPT) for colour in Colour}
-        """Per colour, the recent times a board read one of its points empty after some (bit p)."""
+        """Per colour, the recent boards that read some of its points empty after some, or
+        showed some again after none: (time, emptied, filled), bit p for point p."""
 
     def note(self, snapshot: BoardSnapshot, reading: BoardReading, time: float) -> None:
         """A snapshot read at ``time``: points empty (or unreadable) after holding a checker
@@ -119,18 +120,20 @@ class Seen:
             vacated, held, side = self._vacated[colour], self._held[colour], reading.side(colour)
             hidden = reading.hidden(colour)
             shown_at = self._shown[colour]
-            emptied = 0
+            emptied = filled = 0
             for point in _POINTS:
                 if side[point] and point not in hidden:
                     shown_at[point] = time
+                    if not held[point]:
+                        filled |= 1 << point
                 if held[point] and not side[point]:  # left (or hidden) after holding one
                     vacated[point] = time
                     if point not in hidden:
                         self._emptied[colour][point] = time
                         emptied |= 1 << point
                 held[point] = side[point]
-            if emptied:
-                self._emptied_log[colour].append((time, emptied))
+            if emptied or filled:
+                self._emptied_log[colour].append((time, emptied, filled))
             on_bar = self._on_bar[colour]
             # (hidden: as many as it may hold, every checker of the colour not seen elsewhere;
             # not 15, or a sensor dropout over a pool holding eleven makes any hit shown:
@@ -239,15 +242,16 @@ class Seen:
 
     def emptied_between(self, colour: Colour, since: float, until: float) -> int:
         """``colour``'s points (bit ``p``) a board from ``since`` to ``until`` read empty of its
-        checkers after one with some (a hidden zone is not read); every point when the boards
-        kept do not reach back."""
+        checkers after one with some (a hidden zone is not read), and no later board up to
+        ``until`` showed holding some again; every point when the boards kept do not reach
+        back."""
         log = self._emptied_log[colour]
         if len(log) == BAR_KEPT and log[0][0] > since:
             return sum(1 << point for point in _POINTS)
         bits = 0
-        for time, points in log:
+        for time, emptied, filled in log:
             if since <= time <= until:
-                bits |= points
+                bits = (bits & ~filled) | emptied
         return bits
 
     def never_emptied(self, colour: Colour, since: float) -> tuple[int, ...]:

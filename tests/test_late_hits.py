@@ -95,3 +95,19 @@ def test_the_sides_read_from_the_keys_at_once_are_those_the_map_unpacks() -> Non
         for row, group in zip(sides, keys):
             for key in group:
                 assert tuple(int(count) for count in row) == turn_map.sides_of(key)[0]
+
+
+def test_a_play_leaving_standing_a_blot_taken_before_its_owners_roll_is_doubted() -> None:
+    from controller.late_hits import passes_gone
+
+    start = MAP.sides_of(MAP.start)[1]
+    assert start[22] == 1
+    keeps = [key for key in MAP.complete_keys() if MAP.sides_of(key)[1][22] == 1]
+    hits = [key for key in MAP.complete_keys() if MAP.sides_of(key)[1][22] == 0]
+    assert keeps and hits
+    for key in keeps:
+        assert passes_gone(MAP, key, bits(22))  # White's blot on 22 gone before White's roll: hit
+        assert not passes_gone(MAP, key, 0)
+        assert not passes_gone(MAP, key, bits(5))  # a point White never held
+    for key in hits:
+        assert not passes_gone(MAP, key, bits(22))

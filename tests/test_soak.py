@@ -105,6 +105,8 @@ def test_other_hand_habits_at_5x_keep_every_play(name: str, habit: str, seed: in
     ("backgammon", 1940358209, 7.5, 0.2, 1.0),  # lost: a bar hidden while a blot was in its owner's hand
     ("rally-hitting", 1940658219, 7.5, 0.2, 1.0),  # lost: the owner's own move after its roll, another play's board
     ("rally-hitting", 1861255837, 7.5, 1.0, 3.0),  # lost: an illegal move mimicking a run past the play shown
+    ("rally-hitting", 1851855555, 7.5, 0.2, 1.0),  # false warnings: the blot taken before its owner's roll unhit
+    ("rally-hitting", 1940958228, 7.5, 0.2, 1.0),  # a false warning: the same
 ])
 def test_hit_blots_handed_to_their_owners_and_entered_from_the_hand_keep_every_play(
         name: str, seed: int, noise: float, illegal: float, speed: float) -> None:
