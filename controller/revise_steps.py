@@ -119,7 +119,10 @@ class ReviseSteps(ControllerState):
         recorded otherwise."""
         record = self._last_turn()
         if (record is None or record.colour is state.turn.colour or not record.play.hits
-                or state.turn.rolled_at == -math.inf):
+                or state.turn.rolled_at == -math.inf or state.turn.tracker.complete_seen is not None):
+            # (a board that showed this turn's play complete showed the last turn as recorded:
+            # rally-hitting 2700781021, blots handed over, Black's pool/24/19 shown, then its
+            # illegal 19 to 14 excused as White's pool/19*/18 read pool/24/18)
             return None
         hit = record.colour.opponent
         if self._seen.bar_between(hit, state.turn.rolled_at, math.inf) >= record.after.side(hit)[BAR]:
