@@ -237,8 +237,9 @@ def _search_from(
     # player's hand still at work on the 21 blot: the boards to come tell); and one play with
     # only the next player's checkers in a hand decides, never a hit under way (the next
     # player lifting a blot looks like that blot hit and in the hand)
-    if (settled or in_hand) and gone is not None and watched and passes_gone(turn_map, (settled or in_hand)[0], gone):
-        return _TRANSIENT, (settled or in_hand)[0]  # (``late_hits``: a blot taken before its owner's roll was hit)
+    first = settled[0] if settled else in_hand[0] if in_hand else None
+    if first is not None and gone is not None and watched and passes_gone(turn_map, first, gone):
+        return _TRANSIENT, first  # (``late_hits``: a blot taken before its owner's roll was hit)
     if settled:
         return (_TRANSIENT if in_hand or hits else _SETTLED), settled[0]
     if len(in_hand) == 1 and not hits:

@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from .tracking import BoardReading, Tracker, Verdict
 
 
-
 class HeldSteps(ControllerState):
     """The held roll's steps (see the module docstring)."""
 

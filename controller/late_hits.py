@@ -13,6 +13,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from .held_evidence import opponent_bar
+from .rules import state as st
 from .rules.reach import MOVER
 from .rules.turn import TurnMap
 from .rules.values import BAR
@@ -23,38 +25,39 @@ def hit_left_late(turn_map: TurnMap, key: int, gone: int) -> bool:
     blot not among ``gone`` (bit ``p``: the opponent's point ``p`` read empty before the
     next player's roll), and another complete play leaving the mover's side the same and
     hitting as many hits only blots among them."""
-    start = turn_map.sides_of(turn_map.start)[1]
-
-    def seen_gone(theirs: tuple[int, ...]) -> bool:
-        return all(gone >> point & 1 for point in range(1, BAR) if theirs[point] < start[point])
-
-    theirs = turn_map.sides_of(key)[1]
-    if theirs[BAR] == start[BAR] or seen_gone(theirs):
+    hits = _hit_points(turn_map)
+    mine = hits.get(key, 0)
+    if not mine & ~gone:
         return False
-    for other in complete_by_side(turn_map).get(key & MOVER, ()):
-        other_theirs = turn_map.sides_of(other)[1]
-        if other != key and other_theirs[BAR] == theirs[BAR] and seen_gone(other_theirs):
-            return True
-    return False
+    return any(other != key and (theirs := hits.get(other, 0)).bit_count() == mine.bit_count()
+               and not theirs & ~gone for other in complete_by_side(turn_map).get(key & MOVER, ()))
 
 
-@lru_cache(maxsize=8)
 def passes_gone(turn_map: TurnMap, key: int, gone: int) -> bool:
     """Does ``key``'s play leave standing a blot of the opponent's that the boards read gone
     before its owner's roll (bit ``p`` of ``gone``), when another complete play hits it?  Its
     owner did not move it before rolling; the mover's hand took it to hit it (rally-hitting
     1851855555, blots handed over: Black's 21/18*/17, White's blot on 18 handed over before
     White's 5-2, read as 21/20/17 on a board White's slide 7/2 crossed, and warned)."""
-    start, theirs = turn_map.sides_of(turn_map.start)[1], turn_map.sides_of(key)[1]
-    standing = [point for point in range(1, BAR)
-                if gone >> point & 1 and start[point] == 1 and theirs[point] >= start[point]]
-    if not standing:
-        return False
-    for other in turn_map.complete_keys():
-        other_theirs = turn_map.sides_of(other)[1]
-        if any(other_theirs[point] < start[point] for point in standing):
-            return True
-    return False
+    start = turn_map.sides_of(turn_map.start)[1]
+    hits = _hit_points(turn_map)
+    blots = sum(1 << point for point in range(1, BAR) if start[point] == 1)
+    standing = gone & blots & ~hits.get(key, 0)
+    return bool(standing) and any(points & standing for points in hits.values())
+
+
+@lru_cache(maxsize=8)
+def _hit_points(turn_map: TurnMap) -> dict[int, int]:
+    """The turn's complete boards that hit, each with the opponent's points it hits (bit
+    ``p``, one blot a point): only those are unpacked."""
+    start = turn_map.sides_of(turn_map.start)[1]
+    bar = opponent_bar(turn_map.start)
+    hits = {}
+    for key in turn_map.complete_keys():
+        if opponent_bar(key) > bar:
+            theirs = turn_map.sides_of(key)[1]
+            hits[key] = sum(1 << point for point in range(1, BAR) if theirs[point] < start[point])
+    return hits
 
 
 def containing(turn_map: TurnMap, side: tuple[int, ...]) -> tuple[int, ...]:
@@ -71,21 +74,16 @@ def containing(turn_map: TurnMap, side: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(key for index in found[np.argsort(spare, kind="stable")] for key in keys[index])
 
 
-_HEX = np.zeros(256, dtype=np.int16)
-_HEX[np.frombuffer(b"0123456789abcdef", dtype=np.uint8)] = np.arange(16, dtype=np.int16)
-
-
 @lru_cache(maxsize=8)
 def _complete_sides(turn_map: TurnMap) -> tuple[np.ndarray, tuple[tuple[int, ...], ...]]:
     """The mover's sides of the turn's complete boards as an array (a row of 26 counts per
-    side, read from the keys' four-bit fields at once), with the keys of each."""
+    side, split all at once by ``rules.state.mover_sides``), with the keys of each."""
     by_side = complete_by_side(turn_map)
-    keys = tuple(by_side.values())
-    text = "".join([format(side, "052x") for side in by_side]).encode("ascii")
-    digits = _HEX[np.frombuffer(text, dtype=np.uint8)].reshape(len(keys), 52)
-    return digits[:, ::-1][:, :BAR + 1], keys
+    sides = np.array(list(st.mover_sides(by_side)), dtype=np.int16).reshape(len(by_side), BAR + 1)
+    return sides, tuple(by_side.values())
 
 
+@lru_cache(maxsize=8)
 def complete_by_side(turn_map: TurnMap) -> dict[int, tuple[int, ...]]:
     """The turn's complete boards by the mover's side (its fields of their keys, ``MOVER``)."""
     sides: dict[int, list[int]] = {}
