@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .held_evidence import MAX_TRIED, Evidence, SinceRoll, opponent_bar
-from .late_hits import hit_left_late, passes_gone
+from .late_hits import hit_left_late, hits_standing, passes_gone
 from .rules.reach import MOVER
 from .rules.turn import TurnMap
 from .rules.turn import turn_map as turn_map_for
@@ -61,7 +61,7 @@ _SETTLED, _IN_HAND, _TRANSIENT = "settled", "in hand", "transient"
 def finished_play(
     turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, observed: bool = True,
     since: SinceRoll | None = None, played_on: bool = False, seen_hits: HitsShown | None = None,
-    gone: int | None = None,
+    gone: int | None = None, standing: tuple[int, ...] = (),
 ) -> Finished | Undecided | None:
     """The mover's complete play that, followed by the next turns with the held ``rolls``,
     explains ``reading``; None when none does (or the board cannot be read whole).
@@ -84,18 +84,20 @@ def finished_play(
     hits only blots seen leaving their points or reaching the bar or pool.  ``gone``: the
     opponent's points (bit ``p``) the boards read empty before the next player's roll, when
     only that roll is held: the mover's plays read otherwise by them are not tried
-    (``late_hits``)."""
+    (``late_hits``).  ``standing``: per turn of a run (this one first), the opponent's points
+    (bit ``p``) the board standing at the opponent's roll after it read holding some: a play
+    hitting a blot there is tried after the others (``Seen.holding_through``)."""
     if reading.unreadable or not rolls:
         return None
     board = turn.key(reading)
     memo = _kept(turn)
     asked = ("finished", board, reading.foreign, reading.overfull, rolls, last_legal, observed, turn.lifted_seen,
-             turn.side_seen, since, played_on, seen_hits, gone)
+             turn.side_seen, since, played_on, seen_hits, gone, standing)
     if asked in memo:
         return memo[asked]  # type: ignore[return-value]
     budget = [MAX_WORK]
     found = _search(turn, rolls, reading, last_legal, budget, top=observed, since=since, played_on=played_on,
-                    seen_hits=seen_hits, gone=gone)
+                    seen_hits=seen_hits, gone=gone, standing=standing)
     answer: Finished | Undecided | None = None
     if found is not None:
         kind, key = found
@@ -140,7 +142,7 @@ def explained_from_seen(turn: Tracker, rolls: tuple[Roll, ...], reading: BoardRe
 def _search(
     turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, budget: list[int],
     top: bool = False, since: SinceRoll | None = None, played_on: bool = False, seen_hits: HitsShown | None = None,
-    gone: int | None = None,
+    gone: int | None = None, standing: tuple[int, ...] = (),
 ) -> tuple[str, int] | None:
     """(``_SETTLED`` or ``_TRANSIENT``, the mover's complete board that starts the run), or
     None when no run of turns explains the board; for the turn the board was watched in, the
@@ -153,10 +155,10 @@ def _search(
     found = None
     if since is not None or top:
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, strict=True,
-                             seen_hits=seen_hits, watched=top, gone=gone)
+                             seen_hits=seen_hits, watched=top, gone=gone, standing=standing)
     if found is None:
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, seen_hits=seen_hits,
-                             watched=top, gone=gone)
+                             watched=top, gone=gone, standing=standing)
         if (found is not None and found[0] != _SETTLED and top and since is not None
                 and all(reading.visible(colour) == CHECKERS for colour in Colour)):
             # only a doubtful play (a hit no board showed, a blot that moved) explains it, as
@@ -170,7 +172,7 @@ def _search(
         # a settled board (an illegal move looking so is warned and taken back: rally-hitting
         # 750622518, the next roll thrown while the warned move was being put right)
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, lenient=True,
-                             seen_hits=seen_hits, watched=top, gone=gone)
+                             seen_hits=seen_hits, watched=top, gone=gone, standing=standing)
         if found is not None and found[0] != _SETTLED:
             found = None
     if found is not None:
@@ -189,6 +191,7 @@ def _search_from(
     turn: Tracker, turn_map: TurnMap, rolls: tuple[Roll, ...], reading: BoardReading, board: int, last_legal: int,
     budget: list[int], since: SinceRoll | None = None, strict: bool = False, lenient: bool = False,
     seen_hits: HitsShown | None = None, watched: bool = False, gone: int | None = None,
+    standing: tuple[int, ...] = (),
 ) -> tuple[str, int] | None:
     """``_search`` for one pass: the plays the board shows as left judged first (``near``),
     then the runs of turns that follow them and the plays the mover has moved on from
@@ -215,6 +218,12 @@ def _search_from(
         # over: a false warning; 1854555635 before hands slid forward: Black's pool/23*/17
         # with White's 23 seen left, read as pool/19/17 until White's next move was warned)
         near.sort(key=lambda key: -_hits_left(turn, key, seen_hits))
+    if standing and standing[0]:
+        # and last, the plays hitting a blot the board standing at its owner's roll showed on
+        # its point: nobody but its owner puts it back, and not before rolling (rally-hitting
+        # 1942658278, blots handed over: Black's 23/22* pool/23 read as pool/24*/22*, White's
+        # blot on 24 seen there as White threw, then White's 1-1 warned twice)
+        near.sort(key=lambda key: hits_standing(turn_map, key, standing[0]))
     settled: list[int] = []
     in_hand: list[int] = []
     hits: list[int] = []
@@ -237,9 +246,11 @@ def _search_from(
     # player's hand still at work on the 21 blot: the boards to come tell); and one play with
     # only the next player's checkers in a hand decides, never a hit under way (the next
     # player lifting a blot looks like that blot hit and in the hand)
-    first = settled[0] if settled else in_hand[0] if in_hand else None
-    if first is not None and gone is not None and watched and passes_gone(turn_map, first, gone):
-        return _TRANSIENT, first  # (``late_hits``: a blot taken before its owner's roll was hit)
+    if gone is not None and watched:
+        # (``late_hits``: a blot taken before its owner's roll was hit; a play leaving it
+        # standing explains nothing)
+        settled = [key for key in settled if not passes_gone(turn_map, key, gone)]
+        in_hand = [key for key in in_hand if not passes_gone(turn_map, key, gone)]
     if settled:
         return (_TRANSIENT if in_hand or hits else _SETTLED), settled[0]
     if len(in_hand) == 1 and not hits:
@@ -253,7 +264,8 @@ def _search_from(
         # blots in hands, read as White's 24/23*/20 and Black's hand at its 3-1, the game lost)
         doubtful = [key for key in finished if evidence.doubtful(key)]
         if not any(_explains(_judge(turn, key, rolls, reading, budget, seen_hits)) for key in doubtful[:MAX_TRIED]) \
-                and not any(_search(tracker, rest, reading, tracker.map.start, budget, seen_hits=seen_hits) is not None
+                and not any(_search(tracker, rest, reading, tracker.map.start, budget, seen_hits=seen_hits,
+                                    standing=_after(standing, rolls, rest)) is not None
                             for _, tracker, rest in deeper):
             return _SETTLED, in_hand[0]
         return _TRANSIENT, in_hand[0]
@@ -274,12 +286,16 @@ def _search_from(
         # after Black's 2-2 lost on the board that had just decided it)
         far.remove(turn.run_seen)
         far.insert(0, turn.run_seen)
+    if standing and standing[0]:
+        far.sort(key=lambda key: hits_standing(turn_map, key, standing[0]))
     far = far[:MAX_TRIED_FAR]
     tried = set(near)
     runs = {key: (tracker, rest) for key, tracker, rest in deeper}
     # (the evidence's order over both: a play the board shows as left but for a checker in a
     # hand, the mover moving again, comes after one moving the checkers last seen in a hand)
     order = evidence.shown_first([*runs, *[key for key in far if key not in tried]])
+    if standing and standing[0]:
+        order.sort(key=lambda key: hits_standing(turn_map, key, standing[0]))
     if turn.run_seen in order and order[0] != turn.run_seen:
         # the run a board with a hand at work last followed goes first, near or far: the
         # boards it explained fit it (a run of the same length settled elsewhere may not)
@@ -313,7 +329,8 @@ def _search_from(
                 continue
             if not rest:
                 continue
-        found = _search(tracker, rest, reading, tracker.map.start, budget, seen_hits=seen_hits)
+        found = _search(tracker, rest, reading, tracker.map.start, budget, seen_hits=seen_hits,
+                        standing=_after(standing, rolls, rest))
         if found is not None:
             if found[0] == _SETTLED:  # a run settled further on decides over hands at work on other runs
                 return (_TRANSIENT, blocking) if blocking is not None else (_SETTLED, key)
@@ -321,6 +338,11 @@ def _search_from(
             if key in followed and blocking is None:
                 blocking = key
     return (_TRANSIENT, transient) if transient is not None else None
+
+
+def _after(standing: tuple[int, ...], rolls: tuple[Roll, ...], rest: tuple[Roll, ...]) -> tuple[int, ...]:
+    """``standing`` for the turn that plays on with the rolls before ``rest``."""
+    return standing[len(rolls) - len(rest):]
 
 
 def bar_showed(turn: Tracker, key: int) -> bool:

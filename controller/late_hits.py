@@ -46,6 +46,12 @@ def passes_gone(turn_map: TurnMap, key: int, gone: int) -> bool:
     return bool(standing) and any(points & standing for points in hits.values())
 
 
+def hits_standing(turn_map: TurnMap, key: int, standing: int) -> bool:
+    """Does the complete board ``key``'s play hit a blot on one of the opponent's points
+    ``standing`` (bit ``p``: read holding some of its checkers as its owner rolled next)?"""
+    return bool(_hit_points(turn_map).get(key, 0) & standing)
+
+
 @lru_cache(maxsize=8)
 def _hit_points(turn_map: TurnMap) -> dict[int, int]:
     """The turn's complete boards that hit, each with the opponent's points it hits (bit

@@ -41,6 +41,29 @@ class NextRollSteps(ControllerState):
         until = first.thrown - (0.0 if first.exact else ROLL_READ)
         return self._seen.emptied_between(turn.colour.opponent, turn.rolled_at - ROLL_READ, until)
 
+    def _next_roll_evidence(self, state: Moving, time: float) -> tuple[int | None, tuple[int, ...]]:
+        """What the held search reads from the boards around the rolls held: the opponent's
+        points read empty before the next roll when only it is held (``gone``), and per turn
+        of a run those read holding some as the next roll came (``standing``)."""
+        gone = self._gone_before_next_roll(state) if len(state.held) == 1 else None
+        return gone, self._standing_at_rolls(state, time)
+
+    def _standing_at_rolls(self, state: Moving, time: float) -> tuple[int, ...]:
+        """Per turn of a run from this one, the opponent's points (bit ``p``) the boards read
+        holding some while the opponent rolled after it (held; ``Seen.holding_through``): a
+        blot there was not hit in that turn.  The roll may be read up to ``ROLL_READ`` late,
+        and a board as late after it (a hit just before the roll shows on the boards after):
+        it stops at the first roll whose time is not known, or too recent to tell."""
+        standing: list[int] = []
+        owner = state.turn.colour.opponent
+        for held in state.held:
+            if held.thrown == -math.inf or held.thrown + ROLL_READ > time:
+                break
+            since = held.thrown - (0.0 if held.exact else ROLL_READ)
+            standing.append(self._seen.holding_through(owner, since, held.thrown + ROLL_READ))
+            owner = owner.opponent
+        return tuple(standing)
+
     def _played_after_next_roll(self, state: Moving) -> tuple[int, ...] | None:
         """The complete boards of the turn that the last whole board between the next roll
         and the mover's own next shows (the mover's checkers where its play put them, but for

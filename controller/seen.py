@@ -96,10 +96,13 @@ class Seen:
         """The recent whole boards (no zone hidden) with their times."""
         self._jumped = -math.inf
         """The last time a board showed ``JUMP`` or more zones changed from the one before."""
-        self._emptied_log: dict[Colour, deque[tuple[float, int, int]]] = {
+        self._emptied_log: dict[Colour, deque[tuple[float, int, int, int]]] = {
             colour: deque(maxlen=BAR_KEPT) for colour in Colour}
-        """Per colour, the recent boards that read some of its points empty after some, or
-        showed some again after none: (time, emptied, filled), bit p for point p."""
+        """Per colour, the recent boards that changed which of its points they read holding
+        some: (time, emptied, filled, holding), bit p for point p (emptied: read empty after
+        some; filled: read holding some after none or hidden; holding: every point read
+        holding some, a hidden one not)."""
+        self._holding: dict[Colour, int] = {colour: 0 for colour in Colour}
 
     def note(self, snapshot: BoardSnapshot, reading: BoardReading, time: float) -> None:
         """A snapshot read at ``time``: points empty (or unreadable) after holding a checker
@@ -120,10 +123,11 @@ class Seen:
             vacated, held, side = self._vacated[colour], self._held[colour], reading.side(colour)
             hidden = reading.hidden(colour)
             shown_at = self._shown[colour]
-            emptied = filled = 0
+            emptied = filled = holding = 0
             for point in _POINTS:
                 if side[point] and point not in hidden:
                     shown_at[point] = time
+                    holding |= 1 << point
                     if not held[point]:
                         filled |= 1 << point
                 if held[point] and not side[point]:  # left (or hidden) after holding one
@@ -132,8 +136,9 @@ class Seen:
                         self._emptied[colour][point] = time
                         emptied |= 1 << point
                 held[point] = side[point]
-            if emptied or filled:
-                self._emptied_log[colour].append((time, emptied, filled))
+            if emptied or filled or holding != self._holding[colour]:
+                self._emptied_log[colour].append((time, emptied, filled, holding))
+                self._holding[colour] = holding
             on_bar = self._on_bar[colour]
             # (hidden: as many as it may hold, every checker of the colour not seen elsewhere;
             # not 15, or a sensor dropout over a pool holding eleven makes any hit shown:
@@ -249,10 +254,25 @@ class Seen:
         if len(log) == BAR_KEPT and log[0][0] > since:
             return sum(1 << point for point in _POINTS)
         bits = 0
-        for time, emptied, filled in log:
+        for time, emptied, filled, _ in log:
             if since <= time <= until:
                 bits = (bits & ~filled) | emptied
         return bits
+
+    def holding_through(self, colour: Colour, since: float, until: float) -> int:
+        """``colour``'s points (bit ``p``) every board standing from ``since`` to ``until``
+        read holding some of its checkers (a hidden one not); none when the boards kept do
+        not reach back so far.  A blot of its standing there while its owner rolled next was
+        not hit in the turn before: nobody but the owner puts it back, and not before rolling."""
+        log = self._emptied_log[colour]
+        if log and len(log) == BAR_KEPT and log[0][0] > since:
+            return 0
+        holding = 0
+        for time, _, _, now in log:
+            if time > until:
+                break
+            holding = now if time <= since else holding & now
+        return holding
 
     def never_emptied(self, colour: Colour, since: float) -> tuple[int, ...]:
         """``colour``'s 26 counts with 1 on each of its points 1-24 that no board since

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from controller.late_hits import containing, hit_left_late
+from controller.late_hits import containing, hit_left_late, hits_standing
 from controller.rules.registry import get_rule_set
 from controller.rules.turn import TurnMap
 from controller.rules.values import Colour, Move, Play, Position, Roll
@@ -111,3 +111,25 @@ def test_a_play_leaving_standing_a_blot_taken_before_its_owners_roll_is_doubted(
         assert not passes_gone(MAP, key, bits(5))  # a point White never held
     for key in hits:
         assert not passes_gone(MAP, key, bits(22))
+
+
+def test_a_play_hitting_a_blot_its_owner_was_seen_holding_as_it_rolled_is_told_apart() -> None:
+    """``hits_standing``: rally-hitting 1942658278, blots handed over: Black's 1-2 after
+    White's pool/24* 16/13; 23/22* pool/23 and pool/24*/22* leave Black's side the same.
+    White's blot on 24 was read there as White threw 1-1: pool/24*/22* hit a blot standing."""
+    before = Position(
+        white=(0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 2, 0, 0, 0, 0, 0, 2, 0, 3, 1, 0, 1, 3),
+        black=(0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 3, 0, 0, 0, 0, 1, 0, 0, 3, 0, 5),
+        turn=Colour.BLACK,
+    )
+    turn_map = TurnMap(RULES, before, Roll(1, 2))
+    made = turn_map.end_of(Play((Move(23, 22, 1, True), Move(25, 23, 2, False))))
+    guessed = turn_map.end_of(Play((Move(25, 24, 1, True), Move(24, 22, 2, True))))
+    assert made is not None and guessed is not None and made != guessed
+    assert turn_map.sides_of(made)[0] == turn_map.sides_of(guessed)[0]
+    white_holding = bits(*(point for point in range(1, 25) if before.white[point] and point != 22))
+    assert hits_standing(turn_map, guessed, white_holding)
+    assert not hits_standing(turn_map, made, white_holding)
+    assert not hits_standing(turn_map, guessed, 0)  # nothing read: nothing told
+    unhit = turn_map.end_of(Play((Move(8, 7, 1, False), Move(25, 23, 2, False))))
+    assert unhit is not None and not hits_standing(turn_map, unhit, white_holding)

@@ -215,3 +215,31 @@ def test_the_points_read_empty_between_two_times_count_neither_hidden_zones_nor_
     assert emptied(2.1, 3.9) == set()
     assert emptied(3.9, 4.0) == {13}
     assert seen.emptied_between(Colour.WHITE, 0.0, 10.0) == 0
+
+
+def test_the_points_held_through_a_time_are_those_every_board_standing_then_read_holding_some() -> None:
+    """``Seen.holding_through``: the boards standing from one time to another, a hidden point not read holding
+    (rally-hitting 1942658278: White's blot on 24 hidden a moment and read there again before
+    White's roll was not hit by Black's turn before it)."""
+    seen = Seen()
+    reading = READER.position_reading(START)
+    snapshot = READER.snapshot_of(START)
+    seen.note(snapshot, reading, 1.0)
+    hidden = _without(reading, Colour.BLACK, 21)
+    seen.note(snapshot, BoardReading(hidden.white, hidden.black, hidden_black=(21,)), 2.0)  # hidden
+    seen.note(snapshot, reading, 2.5)  # read holding again
+    seen.note(snapshot, _without(reading, Colour.BLACK, 22), 3.0)  # the blot lifted
+
+    def holding(until: float, since: float | None = None) -> set[int]:
+        bits = seen.holding_through(Colour.BLACK, until if since is None else since, until)
+        return {point for point in range(1, 25) if bits >> point & 1}
+
+    whole = {point for point in range(1, 25) if reading.black[point]}
+    assert 21 in whole and 22 in whole
+    assert holding(0.5) == set()  # no board yet
+    assert holding(1.0) == holding(1.9) == whole
+    assert holding(2.2) == whole - {21}
+    assert holding(2.7) == whole
+    assert holding(9.0) == whole - {22}
+    assert holding(2.7, since=1.5) == whole - {21}  # hidden a moment between
+    assert holding(3.5, since=2.7) == whole - {22}

@@ -108,6 +108,8 @@ def test_other_hand_habits_at_5x_keep_every_play(name: str, habit: str, seed: in
     ("rally-hitting", 1851855555, 7.5, 0.2, 1.0),  # false warnings: the blot taken before its owner's roll unhit
     ("rally-hitting", 1940958228, 7.5, 0.2, 1.0),  # a false warning: the same
     ("rally-hitting", 2700781021, 7.5, 1.0, 1.0),  # a false warning: an illegal move excused by a hit read again
+    ("rally-hitting", 1942658278, 7.5, 0.2, 1.0),  # false warnings: a run's hit of a blot seen standing at its roll
+    ("trictrac", 2900587016, 7.5, 1.0, 5.0),  # unwarned: an illegal entry excused by a play leaving a blot gone
 ])
 def test_hit_blots_handed_to_their_owners_and_entered_from_the_hand_keep_every_play(
         name: str, seed: int, noise: float, illegal: float, speed: float) -> None:
