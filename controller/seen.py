@@ -267,12 +267,14 @@ class Seen:
         log = self._emptied_log[colour]
         if log and len(log) == BAR_KEPT and log[0][0] > since:
             return 0
-        holding = 0
-        for time, _, _, now in log:
+        holding = -1
+        for time, _, _, now in reversed(log):  # (the latest first: few boards since ``since``)
             if time > until:
-                break
-            holding = now if time <= since else holding & now
-        return holding
+                continue
+            holding &= now
+            if time <= since:
+                return holding
+        return 0  # no board standing at ``since``
 
     def never_emptied(self, colour: Colour, since: float) -> tuple[int, ...]:
         """``colour``'s 26 counts with 1 on each of its points 1-24 that no board since
