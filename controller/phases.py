@@ -56,6 +56,8 @@ class AwaitRoll:
     """The player to move rolls both dice."""
 
     kind: ClassVar[Phase] = Phase.AWAIT_ROLL
+    last_rolled_at: float = -math.inf
+    """When the turn just played was rolled (-inf: not known)."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,9 @@ class Turn:
     rolled_at: float = -math.inf
     """When its roll was read (-inf: not known, a turn re-read or resumed): a blot its play
     hit must have left its point on a board posted since (``controller.seen``)."""
+    last_rolled_at: float = -math.inf
+    """When the turn before it was rolled (-inf: not known): the boards between the two rolls
+    showed which blots that turn hit (``revise_steps``)."""
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 from .held import Finished, Undecided, finished_play
 from .journal_entries import TakebackEntry
+from .late_hits import passes_gone
+from .next_roll_steps import ROLL_READ
 from .notation.moves import format_play
 from .phases import HeldRoll, Moving
 from .rules.game import TurnRecord
@@ -124,10 +126,15 @@ class ReviseSteps(ControllerState):
             # rally-hitting 2700781021, blots handed over, Black's pool/24/19 shown, then its
             # illegal 19 to 14 excused as White's pool/19*/18 read pool/24/18)
             return None
-        hit = record.colour.opponent
-        if self._seen.bar_between(hit, state.turn.rolled_at, math.inf) >= record.after.side(hit)[BAR]:
+        hit, turn = record.colour.opponent, state.turn
+        if self._seen.bar_between(hit, turn.rolled_at, math.inf) >= record.after.side(hit)[BAR]:
             return None  # the bar or pool showed the checkers hit (on the board the roll came over, or since)
-        return self._read_again(time, state, reading, record, more_hits=False)
+        # (and a blot the boards saw go before its owner's roll was hit: rally-hitting 310909328,
+        # blots handed over at 3x, White's 18/15*/11 read again as 18/14/11, so that Black's
+        # illegal 23 to 15 stood unwarned four seconds)
+        gone = None if turn.last_rolled_at == -math.inf else self._seen.emptied_between(
+            hit, turn.last_rolled_at - ROLL_READ, turn.rolled_at - ROLL_READ)
+        return self._read_again(time, state, reading, record, more_hits=False, gone=gone)
 
     def _last_turn(self) -> TurnRecord | None:
         """The last turn recorded, if it is one with a play (not a pass, nor a cube action)."""
@@ -136,10 +143,11 @@ class ReviseSteps(ControllerState):
         return record if isinstance(record, TurnRecord) and record.play.moves else None
 
     def _read_again(self, time: float, state: Moving, reading: BoardReading, record: TurnRecord,
-                    more_hits: bool) -> Output | None:
+                    more_hits: bool, gone: int | None = None) -> Output | None:
         """``record``'s turn recorded anew with another play leaving the mover's side the same
         and hitting more blots (``more_hits``: one the recorded play went past) or fewer, if its
-        run of turns with this turn's roll and those held explains the board settled."""
+        run of turns with this turn's roll and those held explains the board settled, and it
+        leaves standing no blot among ``gone`` (read empty before its owner's roll)."""
         turn_map = turn_map_for(self.settings.rules, record.before, record.roll)
         tracker, was = Tracker(turn_map), turn_map.end_of(record.play)
         if was is None or more_hits and not tracker.reach.may_still_hit(was):
@@ -150,6 +158,8 @@ class ReviseSteps(ControllerState):
             return None
         end, hits = turn_map.end_of(found.play), found.play.hits - record.play.hits
         if end is None or end & MOVER != was & MOVER or (hits <= 0 if more_hits else hits >= 0):
+            return None
+        if gone is not None and passes_gone(turn_map, end, gone):
             return None
         return self._record_anew(time, 1, rolls, found)
 

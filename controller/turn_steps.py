@@ -148,6 +148,8 @@ class TurnSteps(ControllerState):
         search followed it (``Tracker.following``); ``previous``: the turn just ended."""
         if rolled_at is None:
             rolled_at = time if journal_roll else -math.inf
+        last_rolled_at = previous.rolled_at if previous is not None else (
+            self._state.last_rolled_at if isinstance(self._state, AwaitRoll) else -math.inf)
         colour = self.game.turn
         turn_map = turn_map_for(self.settings.rules, self.game.position, roll)
         journal: list[Entry] = []
@@ -158,7 +160,7 @@ class TurnSteps(ControllerState):
             record = self.game.record(turn_map, Play())
             journal.append(self._turn_entry(time, record))
             self._window = self._window.after_turn() if self._window else None
-            self._go(trigger, AwaitRoll())
+            self._go(trigger, AwaitRoll(rolled_at))
             self._verdict = None
             if later:  # the next roll was thrown already
                 out = self._start_turn(time, later[0].roll, T.ROLL, later=later[1:], rolled_at=later[0].thrown)
@@ -168,7 +170,8 @@ class TurnSteps(ControllerState):
                 journal=tuple(journal), frame=guidance.pass_frame(colour, message), sounds=(Sound.TURN,), log=(message,)
             )
         planned, said = self._plan_turn(colour, roll, turn_map)
-        turn = Turn(colour, roll, turn_map, Tracker.following(turn_map, searched), planned, rolled_at=rolled_at)
+        turn = Turn(colour, roll, turn_map, Tracker.following(turn_map, searched), planned, rolled_at=rolled_at,
+                    last_rolled_at=last_rolled_at)
         if later and rolled_at > -math.inf:
             # the next roll came before this turn began: what the boards between showed is
             # evidence this turn's tracker would have kept (rally-hitting 1071432143: Black's
@@ -244,7 +247,7 @@ class TurnSteps(ControllerState):
                 log=(message,),
                 finished=result,
             )
-        self._go(T.PLAY_COMPLETE, AwaitRoll())
+        self._go(T.PLAY_COMPLETE, AwaitRoll(state.turn.rolled_at))
         if next_roll is not None:
             return self._start_turn(time, next_roll, T.ROLL, later=later, rolled_at=rolled_at,
                                     searched=searched, previous=state.turn).after(tuple(journal))
