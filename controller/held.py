@@ -246,7 +246,7 @@ def _search_from(
     # player's hand still at work on the 21 blot: the boards to come tell); and one play with
     # only the next player's checkers in a hand decides, never a hit under way (the next
     # player lifting a blot looks like that blot hit and in the hand)
-    if gone is not None and watched:
+    if gone and watched:
         # (``late_hits``: a blot taken before its owner's roll was hit; a play leaving it
         # standing explains nothing)
         settled = [key for key in settled if not passes_gone(turn_map, key, gone)]

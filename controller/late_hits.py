@@ -15,6 +15,7 @@ import numpy as np
 
 from .held_evidence import opponent_bar
 from .rules import state as st
+from .rules.state import OPP, count
 from .rules.reach import MOVER
 from .rules.turn import TurnMap
 from .rules.values import BAR
@@ -48,8 +49,13 @@ def passes_gone(turn_map: TurnMap, key: int, gone: int) -> bool:
 
 def hits_standing(turn_map: TurnMap, key: int, standing: int) -> bool:
     """Does the complete board ``key``'s play hit a blot on one of the opponent's points
-    ``standing`` (bit ``p``: read holding some of its checkers as its owner rolled next)?"""
-    return bool(_hit_points(turn_map).get(key, 0) & standing)
+    ``standing`` (bit ``p``: read holding some of its checkers as its owner rolled next)?
+    Read from the two keys' fields alone: it is asked of many boards of many turns."""
+    start = turn_map.start
+    if not standing or opponent_bar(key) <= opponent_bar(start):
+        return False
+    return any(standing >> point & 1 and count(key, OPP + point) < count(start, OPP + point)
+               for point in range(1, BAR))
 
 
 @lru_cache(maxsize=8)
