@@ -54,8 +54,19 @@ def hits_standing(turn_map: TurnMap, key: int, standing: int) -> bool:
     start = turn_map.start
     if not standing or opponent_bar(key) <= opponent_bar(start):
         return False
-    return any(standing >> point & 1 and count(key, OPP + point) < count(start, OPP + point)
-               for point in range(1, BAR))
+    points = standing & _blots(start)
+    while points:
+        point = points.bit_length() - 1
+        if not count(key, OPP + point):
+            return True
+        points &= ~(1 << point)
+    return False
+
+
+@lru_cache(maxsize=256)
+def _blots(key: int) -> int:
+    """The opponent's blots (bit ``p``) on packed board ``key``."""
+    return sum(1 << point for point in range(1, BAR) if count(key, OPP + point) == 1)
 
 
 @lru_cache(maxsize=8)
