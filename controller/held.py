@@ -380,7 +380,7 @@ def _judge(
     budget[0] -= 1
     tracker, rest = follower
     verdict = tracker.judge(reading, tracker.map.start)
-    if seen_hits is not None and verdict.key is not None and not _hits_seen(tracker, verdict.key, seen_hits):
+    if seen_hits is not None and verdict.key is not None and not _hits_seen(tracker, verdict.key, seen_hits, reading):
         return None, tracker, rest
     if verdict.is_legal:
         return _SETTLED, tracker, rest
@@ -398,16 +398,25 @@ def _judge(
     return kinds.get(verdict.kind, _TRANSIENT), tracker, rest
 
 
-def _hits_seen(turn: Tracker, key: int, seen_hits: HitsShown) -> bool:
+def _hits_seen(turn: Tracker, key: int, seen_hits: HitsShown, reading: BoardReading | None = None) -> bool:
     """Did the boards show every blot ``turn``'s play up to ``key`` hit leaving its point, or
-    the bar or pool rising (``seen_hits``)?  A checker the turn before put on a point and this
-    one hit there, neither seen, never stood there (backgammon, the stateful hands test: Black's
-    only play bar/22 and White's 4-1 hitting it read for White's 8/3 moved while Black had
-    not moved)."""
+    the bar or pool rising (``seen_hits``), or does ``reading`` show it under its hitter (a
+    hit under way, the hitter put down first)?  A checker the turn before put on a point and
+    this one hit there, neither seen, never stood there (backgammon, the stateful hands test:
+    Black's only play bar/22 and White's 4-1 hitting it read for White's 8/3 moved while
+    Black had not moved)."""
     turn_map = turn.map
     if not isinstance(turn_map, TurnMap) or not _hits_made(turn_map, key):
         return True
-    return seen_hits.hits_seen(turn.mover.opponent, turn_map.sides_of(turn_map.start)[1], turn_map.sides_of(key)[1])
+    opponent, before, after = turn.mover.opponent, turn_map.sides_of(turn_map.start)[1], turn_map.sides_of(key)[1]
+    for point in range(1, BAR):
+        if after[point] < before[point] and not seen_hits.hit_seen(opponent, point, before[BAR]) and not (
+                reading is not None and reading.side(opponent)[point]
+                and reading.side(turn.mover)[turn_map.rules.opponent_point(point)]):
+            # (backgammon 322609678, the dice thrown early: White's bar/23 put down on Black's
+            # blot before taking it off, read as no hit, and warned)
+            return False
+    return True
 
 
 def _hits_left(turn: Tracker, key: int, seen_hits: HitsShown) -> int:

@@ -1778,3 +1778,33 @@ def test_a_blot_handed_over_before_the_next_roll_and_entered_on_its_point_was_hi
     s.press(Button.DONE)
     s.advance(LOOK)
     assert [play for *_, play in recorded(s)] == ["6/3*/1*", "bar/22 bar/20"], recorded(s)
+
+
+def test_a_hitter_put_down_on_the_blot_before_taking_it_off_is_a_hit_under_way_in_the_turn_after_a_held_roll() -> None:
+    """Found by a soak (backgammon and trictrac 322609678, dice thrown early): Black's roll
+    came while a hand hid a zone, so it was held though White's play stood complete; Black's
+    checker from the bar was then put down on White's blot before the blot was taken off.
+    The held search read that board as wrong (the hit not seen: its blot still on its
+    point), and warned a legal hit under way."""
+    start = pos({13: 4, 8: 3, 6: 5, 2: 1, 24: 2}, {13: 5, 8: 3, 6: 5, 24: 1}, black_bar=1)
+    s = scene("backgammon", start=start)
+    s.set_position(start)
+    s.throw(2, 1)
+    s.move(s.zone(W, 13), s.zone(W, 11), W)
+    s.move(s.zone(W, 8), s.zone(W, 7), W)
+    assert "White has played" in s.message, s.message
+    s.board.hover([s.zone(W, 6)])  # a hand over a zone as Black throws: the roll is held
+    s.advance(0.3)
+    s.throw(4, 2)
+    s.lift(s.zone(B, 25), B)  # (the zone still hidden)
+    s.board.unhover()
+    s.place(s.zone(B, 23), B)  # bar/23*, put down on White's blot before taking it off
+    s.advance(1.5)  # longer than the grace time: a hit under way, no warning
+    assert_unwarned(s)
+    s.move(s.zone(W, 2), s.zone(W, 25), W)  # the blot to the bar
+    s.move(s.zone(B, 13), s.zone(B, 9), B)
+    s.advance(1.5)
+    assert_unwarned(s)
+    plays = recorded(s)
+    assert plays[-1] == ("white", [2, 1], "13/11 8/7"), plays
+    assert "Black has played" in s.message, s.message
