@@ -126,6 +126,18 @@ def test_hit_blots_handed_to_their_owners_and_entered_from_the_hand_keep_every_p
     assert table.controller.match.winner() is not None and report.games == 1
 
 
+@pytest.mark.parametrize("name", ["trictrac", "backgammon"])
+def test_dice_thrown_while_a_hand_hides_a_zone_keep_a_hit_under_way_unwarned(name: str) -> None:
+    """Seed 322609678, dice thrown early (``throws``), noise 7.5, an illegal attempt every
+    turn, a person's pace: Black's roll held over a hidden zone, then its checker from the
+    bar put down on White's blot before the blot was taken off, warned falsely (the
+    scenario test of the same name in test_hand_scenarios is the class)."""
+    table, report = careless_table(name, 322609678, 7.5, 1.0, 1.0, habits="throws")
+    assert report.mismatches == [] and report.false_warnings == []
+    assert report.attempts_warned == report.illegal_attempts
+    assert table.controller.match.winner() is not None and report.games == 1
+
+
 def test_a_guessed_turn_played_otherwise_is_recorded_anew_and_the_journal_replays(tmp_path: Path) -> None:
     """Issue 8, careless lifts at 5x and noise 7.5 (rally-hitting, seed 300209006): two
     turns were caught up from a board further on and recorded with the wrong play (15/9
