@@ -54,19 +54,26 @@ def hits_standing(turn_map: TurnMap, key: int, standing: int) -> bool:
     start = turn_map.start
     if not standing or opponent_bar(key) <= opponent_bar(start):
         return False
-    points = standing & _blots(start)
+    mirrored = turn_map.rules.MIRRORED
+    points = standing & _blots(start, mirrored)
     while points:
         point = points.bit_length() - 1
-        if not count(key, OPP + point):
+        if not count(key, _field(point, mirrored)):
             return True
         points &= ~(1 << point)
     return False
 
 
 @lru_cache(maxsize=256)
-def _blots(key: int) -> int:
-    """The opponent's blots (bit ``p``) on packed board ``key``."""
-    return sum(1 << point for point in range(1, BAR) if count(key, OPP + point) == 1)
+def _blots(key: int, mirrored: bool) -> int:
+    """The opponent's blots (bit ``p``, its own point ``p``) on packed board ``key``."""
+    return sum(1 << point for point in range(1, BAR) if count(key, _field(point, mirrored)) == 1)
+
+
+def _field(point: int, mirrored: bool) -> int:
+    """The packed field of the opponent's own point ``point`` (``rules.state.unpack``: the
+    mover's numbering, so mirrored where the sides number the board from opposite ends)."""
+    return OPP + (BAR - point if mirrored else point)
 
 
 @lru_cache(maxsize=8)

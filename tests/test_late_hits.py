@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
+from hypothesis import given, settings, strategies
+
 from controller.late_hits import containing, hit_left_late, hits_standing
-from controller.rules.registry import get_rule_set
+from controller.rules.game import Game
+from controller.rules.registry import get_rule_set, rule_set_names
 from controller.rules.turn import TurnMap
 from controller.rules.values import Colour, Move, Play, Position, Roll
 
@@ -133,3 +138,27 @@ def test_a_play_hitting_a_blot_its_owner_was_seen_holding_as_it_rolled_is_told_a
     assert not hits_standing(turn_map, guessed, 0)  # nothing read: nothing told
     unhit = turn_map.end_of(Play((Move(8, 7, 1, False), Move(25, 23, 2, False))))
     assert unhit is not None and not hits_standing(turn_map, unhit, white_holding)
+
+
+@settings(max_examples=80, deadline=None)
+@given(name=strategies.sampled_from(rule_set_names()), seed=strategies.integers(0, 10**9))
+def test_hits_standing_is_a_hit_of_a_blot_on_a_point_standing_in_every_rule_set(name: str, seed: int) -> None:
+    """``hits_standing`` reads the packed fields; it must agree with the sides the turn map
+    unpacks (each side in its own numbering: trictrac and backgammon mirror the opponent's
+    points, the rally does not), whatever the position, play and points standing."""
+    rules = get_rule_set(name)
+    rng = random.Random(seed)
+    game = Game(rules)
+    for _ in range(rng.randrange(1, 40)):
+        turn_map = TurnMap(rules, game.position, Roll(rng.randint(1, 6), rng.randint(1, 6)))
+        keys = list(turn_map.complete_keys())
+        game.record(turn_map, turn_map.play_to(rng.choice(keys)) if keys else Play(()))
+        if game.result() is not None:
+            return
+    turn_map = TurnMap(rules, game.position, Roll(rng.randint(1, 6), rng.randint(1, 6)))
+    start = turn_map.sides_of(turn_map.start)[1]
+    for key in list(turn_map.complete_keys())[:40]:
+        after = turn_map.sides_of(key)[1]
+        standing = rng.getrandbits(25) & ~1
+        hit_standing = any(start[point] == 1 and after[point] == 0 and standing >> point & 1 for point in range(1, 25))
+        assert hits_standing(turn_map, key, standing) is hit_standing
