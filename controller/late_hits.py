@@ -15,7 +15,7 @@ import numpy as np
 
 from .held_evidence import opponent_bar
 from .rules import state as st
-from .rules.state import OPP, count
+from .rules.state import count, opponent_field
 from .rules.reach import MOVER
 from .rules.turn import TurnMap
 from .rules.values import BAR
@@ -40,10 +40,8 @@ def passes_gone(turn_map: TurnMap, key: int, gone: int) -> bool:
     owner did not move it before rolling; the mover's hand took it to hit it (rally-hitting
     1851855555, blots handed over: Black's 21/18*/17, White's blot on 18 handed over before
     White's 5-2, read as 21/20/17 on a board White's slide 7/2 crossed, and warned)."""
-    start = turn_map.sides_of(turn_map.start)[1]
     hits = _hit_points(turn_map)
-    blots = sum(1 << point for point in range(1, BAR) if start[point] == 1)
-    standing = gone & blots & ~hits.get(key, 0)
+    standing = gone & _blots(turn_map.start, turn_map.rules.MIRRORED) & ~hits.get(key, 0)
     return bool(standing) and any(points & standing for points in hits.values())
 
 
@@ -58,7 +56,7 @@ def hits_standing(turn_map: TurnMap, key: int, standing: int) -> bool:
     points = standing & _blots(start, mirrored)
     while points:
         point = points.bit_length() - 1
-        if not count(key, _field(point, mirrored)):
+        if not count(key, opponent_field(point, mirrored)):
             return True
         points &= ~(1 << point)
     return False
@@ -67,13 +65,7 @@ def hits_standing(turn_map: TurnMap, key: int, standing: int) -> bool:
 @lru_cache(maxsize=256)
 def _blots(key: int, mirrored: bool) -> int:
     """The opponent's blots (bit ``p``, its own point ``p``) on packed board ``key``."""
-    return sum(1 << point for point in range(1, BAR) if count(key, _field(point, mirrored)) == 1)
-
-
-def _field(point: int, mirrored: bool) -> int:
-    """The packed field of the opponent's own point ``point`` (``rules.state.unpack``: the
-    mover's numbering, so mirrored where the sides number the board from opposite ends)."""
-    return OPP + (BAR - point if mirrored else point)
+    return sum(1 << point for point in range(1, BAR) if count(key, opponent_field(point, mirrored)) == 1)
 
 
 @lru_cache(maxsize=8)

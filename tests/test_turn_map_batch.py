@@ -185,3 +185,14 @@ def test_turn_map_keeps_the_last_maps_and_builds_each_once() -> None:
             turn_map(rules, start, Roll(a, b))
     again = turn_map(rules, start, Roll(3, 1))
     assert again is not first and again.states() == first.states()
+
+
+@SETTINGS
+@given(cases())
+def test_opponent_field_holds_the_count_unpack_gives_for_that_point(case) -> None:
+    """``state.opponent_field``: reading one field of a packed board gives the opponent's
+    own point as ``state.unpack`` does, mirrored or not."""
+    mirrored = case.rules.MIRRORED
+    for board in boards_of(case):
+        theirs = state.unpack(board, mirrored)[1]
+        assert [state.count(board, state.opponent_field(point, mirrored)) for point in range(1, 25)] == list(theirs[1:25])

@@ -100,6 +100,12 @@ def count(state: int, field: int) -> int:
     return (state >> SHIFT[field]) & NIBBLE
 
 
+def opponent_field(point: int, mirrored: bool) -> int:
+    """The field holding the opponent's own point ``point`` (1-24): its points are packed in
+    the mover's numbering, mirrored where the sides number the board from opposite ends."""
+    return OPP + (25 - point if mirrored else point)
+
+
 _TO_HEX = bytes(b"0123456789abcdef"[i] if i < 16 else ord("g") for i in range(256))
 """A count as its hex digit (one field); 16 and more as no digit at all."""
 
