@@ -408,15 +408,16 @@ def _hits_seen(turn: Tracker, key: int, seen_hits: HitsShown, reading: BoardRead
     turn_map = turn.map
     if not isinstance(turn_map, TurnMap) or not _hits_made(turn_map, key):
         return True
-    opponent, before, after = turn.mover.opponent, turn_map.sides_of(turn_map.start)[1], turn_map.sides_of(key)[1]
-    for point in range(1, BAR):
-        if after[point] < before[point] and not seen_hits.hit_seen(opponent, point, before[BAR]) and not (
-                reading is not None and reading.side(opponent)[point]
-                and reading.side(turn.mover)[turn_map.rules.opponent_point(point)]):
-            # (backgammon 322609678, the dice thrown early: White's bar/23 put down on Black's
-            # blot before taking it off, read as no hit, and warned)
-            return False
-    return True
+    opponent = turn.mover.opponent
+    before, after = turn_map.sides_of(turn_map.start)[1], turn_map.sides_of(key)[1]
+    seen = seen_hits.hits_seen(opponent, before, after)
+    if seen or reading is None:
+        return seen
+    # (backgammon 322609678, the dice thrown early: White's bar/23 put down on Black's blot
+    # before taking it off, read as no hit, and warned)
+    theirs, mine, rules = reading.side(opponent), reading.side(turn.mover), turn_map.rules
+    under = sum(1 << point for point in range(1, BAR) if theirs[point] and mine[rules.opponent_point(point)])
+    return seen_hits.hits_seen(opponent, before, after, under)
 
 
 def _hits_left(turn: Tracker, key: int, seen_hits: HitsShown) -> int:

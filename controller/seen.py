@@ -63,10 +63,11 @@ class HitsShown:
         unseen = self.put_unseen[i] if bar >= self.bar_at[i] else 0
         return bool(self.jumped or (self.left[i] | unseen) >> point & 1 or self.rose[i] >> bar & 1)
 
-    def hits_seen(self, colour: Colour, before: tuple[int, ...], after: tuple[int, ...]) -> bool:
+    def hits_seen(self, colour: Colour, before: tuple[int, ...], after: tuple[int, ...], under: int = 0) -> bool:
         """Was every blot of ``colour`` that a play taking its side from ``before`` to ``after``
-        (26 counts each) hit seen, or may it have been (``hit_seen``)?"""
-        return all(self.hit_seen(colour, point, before[BAR])
+        (26 counts each) hit seen, or may it have been (``hit_seen``)?  ``under``: its points
+        (bit ``p``) the board shows a blot on under its hitter, a hit under way seen."""
+        return all(under >> point & 1 or self.hit_seen(colour, point, before[BAR])
                    for point in range(1, BAR) if after[point] < before[point])
 
 
