@@ -103,7 +103,6 @@ class Seen:
         some: (time, emptied, filled, holding), bit p for point p (emptied: read empty after
         some; filled: read holding some after none or hidden; holding: every point read
         holding some, a hidden one not)."""
-        self._holding: dict[Colour, int] = {colour: 0 for colour in Colour}
 
     def note(self, snapshot: BoardSnapshot, reading: BoardReading, time: float) -> None:
         """A snapshot read at ``time``: points empty (or unreadable) after holding a checker
@@ -137,9 +136,9 @@ class Seen:
                         self._emptied[colour][point] = time
                         emptied |= 1 << point
                 held[point] = side[point]
-            if emptied or filled or holding != self._holding[colour]:
-                self._emptied_log[colour].append((time, emptied, filled, holding))
-                self._holding[colour] = holding
+            log = self._emptied_log[colour]
+            if emptied or filled or holding != (log[-1][3] if log else 0):
+                log.append((time, emptied, filled, holding))
             on_bar = self._on_bar[colour]
             # (hidden: as many as it may hold, every checker of the colour not seen elsewhere;
             # not 15, or a sensor dropout over a pool holding eleven makes any hit shown:
