@@ -148,8 +148,7 @@ class TurnSteps(ControllerState):
         search followed it (``Tracker.following``); ``previous``: the turn just ended."""
         if rolled_at is None:
             rolled_at = time if journal_roll else -math.inf
-        last_rolled_at = previous.rolled_at if previous is not None else (
-            self._state.last_rolled_at if isinstance(self._state, AwaitRoll) else -math.inf)
+        last_rolled_at = self._state.last_rolled_at if isinstance(self._state, AwaitRoll) else -math.inf
         colour = self.game.turn
         turn_map = turn_map_for(self.settings.rules, self.game.position, roll)
         journal: list[Entry] = []
