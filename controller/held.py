@@ -218,12 +218,11 @@ def _search_from(
         # over: a false warning; 1854555635 before hands slid forward: Black's pool/23*/17
         # with White's 23 seen left, read as pool/19/17 until White's next move was warned)
         near.sort(key=lambda key: -_hits_left(turn, key, seen_hits))
-    if standing and standing[0]:
-        # and last, the plays hitting a blot the board standing at its owner's roll showed on
-        # its point: nobody but its owner puts it back, and not before rolling (rally-hitting
-        # 1942658278, blots handed over: Black's 23/22* pool/23 read as pool/24*/22*, White's
-        # blot on 24 seen there as White threw, then White's 1-1 warned twice)
-        near.sort(key=lambda key: hits_standing(turn_map, key, standing[0]))
+    # and last, the plays hitting a blot the boards showed on its point as its owner rolled:
+    # nobody but its owner puts it back, and not before rolling (rally-hitting 1942658278,
+    # blots handed over: Black's 23/22* pool/23 read as pool/24*/22*, White's blot on 24 seen
+    # there as White threw, then White's 1-1 warned twice)
+    near = _standing_last(turn_map, near, standing)
     settled: list[int] = []
     in_hand: list[int] = []
     hits: list[int] = []
@@ -286,16 +285,12 @@ def _search_from(
         # after Black's 2-2 lost on the board that had just decided it)
         far.remove(turn.run_seen)
         far.insert(0, turn.run_seen)
-    if standing and standing[0]:
-        far.sort(key=lambda key: hits_standing(turn_map, key, standing[0]))
-    far = far[:MAX_TRIED_FAR]
+    far = _standing_last(turn_map, far, standing)[:MAX_TRIED_FAR]
     tried = set(near)
     runs = {key: (tracker, rest) for key, tracker, rest in deeper}
     # (the evidence's order over both: a play the board shows as left but for a checker in a
     # hand, the mover moving again, comes after one moving the checkers last seen in a hand)
-    order = evidence.shown_first([*runs, *[key for key in far if key not in tried]])
-    if standing and standing[0]:
-        order.sort(key=lambda key: hits_standing(turn_map, key, standing[0]))
+    order = _standing_last(turn_map, evidence.shown_first([*runs, *[key for key in far if key not in tried]]), standing)
     if turn.run_seen in order and order[0] != turn.run_seen:
         # the run a board with a hand at work last followed goes first, near or far: the
         # boards it explained fit it (a run of the same length settled elsewhere may not)
@@ -338,6 +333,14 @@ def _search_from(
             if key in followed and blocking is None:
                 blocking = key
     return (_TRANSIENT, transient) if transient is not None else None
+
+
+def _standing_last(turn_map: TurnMap, keys: list[int], standing: tuple[int, ...]) -> list[int]:
+    """``keys`` in their order but for the plays hitting a blot on a point ``standing[0]``
+    (this turn's mask, ``finished_play``), which go last."""
+    if not standing or not standing[0]:
+        return keys
+    return sorted(keys, key=lambda key: hits_standing(turn_map, key, standing[0]))
 
 
 def _after(standing: tuple[int, ...], rolls: tuple[Roll, ...], rest: tuple[Roll, ...]) -> tuple[int, ...]:
