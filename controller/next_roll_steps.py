@@ -15,6 +15,7 @@ from .phases import Moving
 from .steps_base import ControllerState
 
 if TYPE_CHECKING:
+    from .rules.values import Colour
     from .tracking import BoardReading
 
 ROLL_READ = 0.5
@@ -36,10 +37,18 @@ class NextRollSteps(ControllerState):
         """The opponent's points (bit ``p``) the boards read empty from the mover's roll to
         the next roll (held); None when either time is not known."""
         turn, first = state.turn, state.held[0]
-        if turn.rolled_at == -math.inf or first.thrown == -math.inf:
+        return self._gone_between(turn.colour.opponent, turn.rolled_at, first.thrown, first.exact)
+
+    def _gone_between(self, owner: Colour, rolled_at: float, owner_rolled_at: float,
+                      exact: bool = False) -> int | None:
+        """``owner``'s points (bit ``p``) the boards read empty, and not holding some again,
+        between the roll of the turn before its own (read up to ``ROLL_READ`` late) and its own
+        roll (the same, unless ``exact``): blots gone before their owner rolled were hit.
+        None when either time is not known."""
+        if rolled_at == -math.inf or owner_rolled_at == -math.inf:
             return None
-        until = first.thrown - (0.0 if first.exact else ROLL_READ)
-        return self._seen.emptied_between(turn.colour.opponent, turn.rolled_at - ROLL_READ, until)
+        until = owner_rolled_at - (0.0 if exact else ROLL_READ)
+        return self._seen.emptied_between(owner, rolled_at - ROLL_READ, until)
 
     def _next_roll_evidence(self, state: Moving, time: float) -> tuple[int | None, tuple[int, ...]]:
         """What the held search reads from the boards around the rolls held: the opponent's

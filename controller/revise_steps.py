@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from .held import Finished, Undecided, finished_play
 from .journal_entries import TakebackEntry
 from .late_hits import passes_gone
-from .next_roll_steps import ROLL_READ
 from .notation.moves import format_play
 from .phases import HeldRoll, Moving
 from .rules.game import TurnRecord
@@ -29,7 +28,7 @@ from .transitions import Trigger
 if TYPE_CHECKING:
     from .outputs import Output
     from .rules.turn import TurnMap
-    from .rules.values import Roll
+    from .rules.values import Colour, Roll
     from .tracking import BoardReading
 
 REVISE_TURNS = 3
@@ -45,6 +44,8 @@ class ReviseSteps(ControllerState):
                         later: tuple[HeldRoll, ...] = ()) -> Output: ...
         def _catch_up(self, time: float, reading: BoardReading, cascade: bool = False) -> Output | Undecided | None: ...
         def _next_seq(self) -> int: ...
+        def _gone_between(self, owner: Colour, rolled_at: float, owner_rolled_at: float,
+                          exact: bool = False) -> int | None: ...
 
     def _guesses_shown(self, state: Moving, verdict: Verdict | None) -> bool:
         """Does this exact board show the guessed turns as recorded?  It does when it is the
@@ -132,8 +133,7 @@ class ReviseSteps(ControllerState):
         # (and a blot the boards saw go before its owner's roll was hit: rally-hitting 310909328,
         # blots handed over at 3x, White's 18/15*/11 read again as 18/14/11, so that Black's
         # illegal 23 to 15 stood unwarned four seconds)
-        gone = None if turn.last_rolled_at == -math.inf else self._seen.emptied_between(
-            hit, turn.last_rolled_at - ROLL_READ, turn.rolled_at - ROLL_READ)
+        gone = self._gone_between(hit, turn.last_rolled_at, turn.rolled_at)
         return self._read_again(time, state, reading, record, more_hits=False, gone=gone)
 
     def _last_turn(self) -> TurnRecord | None:
