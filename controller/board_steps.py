@@ -129,7 +129,7 @@ class BoardSteps(ControllerState):
         # a transient: checkers in hand, a hit on its way, a hand over the board
         alarm.wrong = None
         if alarm.warning:
-            if verdict.kind is Kind.IN_HAND and alarm.put - self._extra_points(reading):
+            if verdict.kind in (Kind.IN_HAND, Kind.HIDDEN) and self._put_lifted(reading):
                 # a checker the illegal move put lifted again (being put back?): the lights
                 # stay red, but the same wrong board made again beeps again after its grace time
                 alarm.warned = None
@@ -228,6 +228,16 @@ class BoardSteps(ControllerState):
             message = f"More must be played: {state.turn.colour.value} has not finished ({held.roll} held)"
             return self._output(message=message, sounds=(Sound.WARNING,), log=(message,), warning="more to play")
         return self._output()
+
+    def _put_lifted(self, reading: BoardReading) -> bool:
+        """Does ``reading`` show a point the warned illegal move put checkers on holding no
+        more than on the last legal board?  Zones hidden say nothing (they read empty):
+        rally-hitting 350310509 (5x, every turn an illegal move tried), White's 3 to 10 warned,
+        taken back and 3/2 played on a board hiding another zone, then 2 to 10 tried: the same
+        wrong board again, a new move to warn about."""
+        state = self._state
+        hidden = frozenset(reading.hidden(state.turn.colour)) if isinstance(state, Moving) else frozenset()
+        return bool(self._alarm.put - self._extra_points(reading) - hidden)
 
     def _extra_points(self, reading: BoardReading | None) -> frozenset[int]:
         """The mover's points where ``reading`` holds more of its checkers than the last legal

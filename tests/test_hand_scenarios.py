@@ -1156,6 +1156,43 @@ def test_the_same_illegal_move_made_again_while_its_warning_stands_beeps_again()
     assert s.message == "White to play 3-1", s.message
 
 
+def test_the_same_illegal_move_made_again_after_a_legal_move_on_a_board_hiding_a_zone_beeps_again() -> None:
+    """Rally-hitting 350310509 (5x, all careless habits, noise 7.5): White's 3 to 10 warned,
+    then taken back and 3/2 played while a hand hid another zone, then the checker carried
+    from 2 to 10: the same wrong board as the one warned, a second illegal move that went
+    unwarned for four seconds.  A board hiding some zones that shows the warned move's
+    checker gone from where it put it (here 8/2 taken back and 8/5 played, a hand over 13),
+    lets the same wrong board beep again."""
+    s = opened(dice=(3, 1))
+    s.move("8", "2", W)  # no 3-1 play goes there
+    s.advance(1.5)
+    assert s.warnings() == 1, s.message
+    t = s.now
+    s.board.hover(["XII"])  # White's 13 hidden
+    s.move("2", "5", W, settle=0.3)  # 8/5: legal, on a board hiding a zone
+    s.move("5", "2", W, settle=0.0)  # and on to 2: the wrong board again
+    s.board.unhover()
+    s.advance(1.5)
+    assert s.warnings(t) == 1 and s.message.startswith("Illegal"), s.message
+
+
+def test_a_zone_hidden_over_the_warned_point_does_not_beep_again() -> None:
+    """The other side: a hand over the point the warned move put its checker on hides it
+    while it lifts another checker and puts it back; reading empty there says nothing, and
+    the same wrong board after it is the same move, its warning standing, no second beep."""
+    s = opened(dice=(3, 1))
+    s.move("8", "2", W)
+    s.advance(1.5)
+    assert s.warnings() == 1, s.message
+    t = s.now
+    s.board.hover(["2"])
+    s.lift("6", W, settle=0.3)
+    s.place("6", W, settle=0.0)
+    s.board.unhover()
+    s.advance(1.5)
+    assert s.warnings(t) == 0 and s.message.startswith("Illegal"), s.message
+
+
 def test_a_turn_begun_after_the_next_roll_keeps_what_the_boards_before_that_roll_showed() -> None:
     """Found by a 5x soak with all careless habits (rally-hitting 1071432143, noise 7.5).
     White's play was not finished when Black threw and played; Black carried its checker past
@@ -1808,3 +1845,4 @@ def test_a_hitter_put_down_on_the_blot_before_taking_it_off_is_a_hit_under_way_i
     plays = recorded(s)
     assert plays[-1] == ("white", [2, 1], "13/11 8/7"), plays
     assert "Black has played" in s.message, s.message
+

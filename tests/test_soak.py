@@ -186,7 +186,7 @@ def test_a_guessed_turn_played_otherwise_is_recorded_anew_and_the_journal_replay
     ("backgammon", "all", 790423712, 0.2),
     ("rally-hitting", "all", 790923727, 1.0), ("rally-hitting", "all", 860625818, 1.0),
     ("rally-hitting", "all", 920527615, 1.0), ("trictrac", "all", 920427612, 1.0),
-    ("trictrac", "all", 960028800, 0.2)])
+    ("trictrac", "all", 960028800, 0.2), ("rally-hitting", "all", 350310509, 1.0)])
 def test_all_careless_habits_at_noise_7_5_keep_every_play_and_warn_every_illegal_move(
         name: str, habit: str, seed: int, illegal: float) -> None:
     """Issue 8, all careless habits at 5x and noise 7.5.  Rally-hitting 500215006 lost the
@@ -237,7 +237,10 @@ def test_all_careless_habits_at_noise_7_5_keep_every_play_and_warn_every_illegal
     blot off (a hit under way), and another 3-3 a board further on where White's turn
     settled; the search kept that other run as the one it followed, and the next board,
     Black at its next roll, went that way.  With a hand at work on the nearer run, that
-    run is the one followed."""
+    run is the one followed.  Rally-hitting 350310509: White's 3 to 10 warned, taken back
+    and 3/2 played on a board hiding another zone, then 2 to 10 tried, the same wrong board
+    again, unwarned four seconds (a board hiding zones that shows the warned checker gone
+    lets the same wrong board beep again; test_hand_scenarios has the class)."""
     from simulator.players import Behaviour
     from simulator.sensors import NoiseModel
     from simulator.table import Table
