@@ -122,10 +122,7 @@ class ReviseSteps(ControllerState):
         recorded otherwise."""
         record = self._last_turn()
         if (record is None or record.colour is state.turn.colour or not record.play.hits
-                or state.turn.rolled_at == -math.inf or state.turn.tracker.complete_seen is not None):
-            # (a board that showed this turn's play complete showed the last turn as recorded:
-            # rally-hitting 2700781021, blots handed over, Black's pool/24/19 shown, then its
-            # illegal 19 to 14 excused as White's pool/19*/18 read pool/24/18)
+                or state.turn.rolled_at == -math.inf):
             return None
         hit, turn = record.colour.opponent, state.turn
         if self._seen.bar_between(hit, turn.rolled_at, math.inf) >= record.after.side(hit)[BAR]:
@@ -134,7 +131,8 @@ class ReviseSteps(ControllerState):
         # blots handed over at 3x, White's 18/15*/11 read again as 18/14/11, so that Black's
         # illegal 23 to 15 stood unwarned four seconds)
         gone = self._gone_between(hit, turn.last_rolled_at, turn.rolled_at)
-        return self._read_again(time, state, reading, record, more_hits=False, gone=gone)
+        return self._read_again(time, state, reading, record, more_hits=False, gone=gone,
+                                complete=turn.tracker.complete_seen is not None)
 
     def _last_turn(self) -> TurnRecord | None:
         """The last turn recorded, if it is one with a play (not a pass, nor a cube action)."""
@@ -143,11 +141,22 @@ class ReviseSteps(ControllerState):
         return record if isinstance(record, TurnRecord) and record.play.moves else None
 
     def _read_again(self, time: float, state: Moving, reading: BoardReading, record: TurnRecord,
-                    more_hits: bool, gone: int | None = None) -> Output | None:
+                    more_hits: bool, gone: int | None = None, complete: bool = False) -> Output | None:
         """``record``'s turn recorded anew with another play leaving the mover's side the same
         and hitting more blots (``more_hits``: one the recorded play went past) or fewer, if its
         run of turns with this turn's roll and those held explains the board settled, and it
-        leaves standing no blot among ``gone`` (read empty before its owner's roll)."""
+        leaves standing no blot among ``gone`` (read empty before its owner's roll).
+
+        ``complete``: a board showed this turn's play complete after the last turn as recorded.
+        The run must then show this turn complete too (finished, a roll thrown since, or its
+        board complete): each reading had a complete board, and the later one stands.  A run
+        leaving this turn part-played would excuse an illegal move made after the play shown
+        (rally-hitting 2700781021, blots handed over: Black's pool/24/19 shown, then its
+        illegal 19 to 14 excused as White's pool/19*/18 read pool/24/18).  Trictrac 350810524
+        (hand-over, 5x): Black's bar/20/17* was read bar/22*/17* when White, having thrown,
+        lifted its blot on 3 and tried it on 23, a complete bar/23 after two hits; White then
+        took it back, entered bar/23/20 and Black played its next roll, warned for good and
+        the game lost."""
         turn_map = turn_map_for(self.settings.rules, record.before, record.roll)
         tracker, was = Tracker(turn_map), turn_map.end_of(record.play)
         if was is None or more_hits and not tracker.reach.may_still_hit(was):
@@ -161,7 +170,16 @@ class ReviseSteps(ControllerState):
             return None
         if gone is not None and passes_gone(turn_map, end, gone):
             return None
+        if complete and not state.held and not self._shows_complete(found, reading):
+            return None
         return self._record_anew(time, 1, rolls, found)
+
+    @staticmethod
+    def _shows_complete(found: Finished, reading: BoardReading) -> bool:
+        """Does ``reading`` show the turn after ``found``'s play complete?  (A fresh tracker:
+        the search keeps its own.)"""
+        follower = found.follower
+        return follower is not None and Tracker(follower.map).judge(reading).kind is Kind.COMPLETE
 
     def _keeps_hits_shown(self, state: Moving, first_index: int, turn_map: TurnMap, found: Finished,
                           rolls: tuple[Roll, ...], reading: BoardReading) -> bool:

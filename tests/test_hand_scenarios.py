@@ -1846,3 +1846,69 @@ def test_a_hitter_put_down_on_the_blot_before_taking_it_off_is_a_hit_under_way_i
     assert plays[-1] == ("white", [2, 1], "13/11 8/7"), plays
     assert "Black has played" in s.message, s.message
 
+
+TWO_BLOTS = pos({13: 4, 8: 3, 6: 5, 3: 2}, {8: 1, 3: 1, 13: 5, 6: 5, 24: 2, 11: 1}, white_bar=1)
+"""White on the bar to play 5-3: bar/20/17* hits Black's blot on its 8, bar/22*/17* both
+blots (on Black's 8 and 3); Black's 22 (White's 3) is closed."""
+
+
+@pytest.mark.parametrize("rules", ["trictrac", "backgammon"])
+@pytest.mark.parametrize("then", ["stand", "roll"])
+def test_a_complete_board_that_was_an_illegal_move_gives_way_to_the_play_made_after_it(rules: str, then: str) -> None:
+    """Trictrac 350810524 (blots handed over, 5x): White's bar/20/17* shown with Black's
+    blot on 17 in the hand; Black throws, puts the blot on its bar, lifts its other blot
+    (on its 3) and tries it on 23: read as White's bar/22*/17* and Black's bar/23 complete.
+    Black takes it back and enters bar/23/20.  That board, standing (or with White's next
+    roll thrown over it), is the play made after White's bar/20/17*: the last turn is read
+    again and nothing is warned (the attempt itself looked legal, so it went unwarned)."""
+    s = scene(rules, start=TWO_BLOTS)
+    s.set_position(TWO_BLOTS)
+    s.throw(5, 3)
+    s.advance(0.5)
+    s.lift(s.zone(B, 8), B, settle=0.05)  # White's hand takes the blot
+    s.move(s.zone(W, 25), s.zone(W, 17), W, settle=0.2)
+    s.throw(3, 2)
+    s.place(s.zone(B, 25), B, settle=0.0)  # Black puts its blot on the bar,
+    s.lift(s.zone(B, 3), B, settle=0.1)  # lifts its other blot
+    s.place(s.zone(B, 23), B, settle=4.0)  # and tries it on 23
+    assert recorded(s) == [("white", [5, 3], "bar/22*/17*")], recorded(s)
+    s.move(s.zone(B, 23), s.zone(B, 3), B)  # taken back
+    s.move(s.zone(B, 25), s.zone(B, 20), B, settle=0.05)
+    if then == "roll":
+        s.throw(6, 1)
+    s.advance(3 * LOOK)
+    assert s.warnings() == 0, s.message
+    if then == "stand":
+        s.press(Button.DONE)
+        s.advance(LOOK)
+    plays = recorded(s)
+    assert plays[-2:] == [("white", [5, 3], "bar/20/17*"), ("black", [3, 2], "bar/23/20")], plays
+    assert [e["type"] for e in s.journal].count("takeback") == 1
+    follow = GameFollow(s.controller.settings.rules, TWO_BLOTS)
+    follow.thrown = [(5, 3), (3, 2), *([(6, 1)] if then == "roll" else [])]
+    follow.entries(s.journal)
+    assert follow.position == s.controller.game.position and not follow.thrown
+
+
+@pytest.mark.parametrize("rules", ["trictrac", "backgammon"])
+def test_an_illegal_move_after_a_complete_board_is_not_excused_by_reading_the_last_turn_again(rules: str) -> None:
+    """The other side of the test above: White's bar/22*/17* with both blots handed over,
+    Black's bar/23 from the hand shown complete (the other checker on its bar), then Black's
+    checker taken from 23 back to its 3.  Read with White's bar/20/17*, that board is Black's
+    turn not begun, legal; but a board showed Black's play complete after the hits, and the
+    re-read does not show it complete again: the move is warned (rally-hitting 2700781021)."""
+    s = scene(rules, start=TWO_BLOTS)
+    s.set_position(TWO_BLOTS)
+    s.throw(5, 3)
+    s.advance(0.5)
+    s.lift(s.zone(B, 3), B, settle=0.05)  # White's hand takes both blots
+    s.lift(s.zone(B, 8), B, settle=0.05)
+    s.move(s.zone(W, 25), s.zone(W, 17), W)
+    s.throw(3, 2)
+    s.place(s.zone(B, 25), B, settle=0.05)
+    s.place(s.zone(B, 23), B, settle=2 * LOOK)  # bar/23 from the hand: complete
+    assert s.message.startswith("Black has played"), s.message
+    assert s.warnings() == 0, s.message
+    s.move(s.zone(B, 23), s.zone(B, 3), B, settle=2 * LOOK)
+    assert s.warnings() >= 1 and s.message.startswith("Illegal"), s.message
+    assert recorded(s) == [("white", [5, 3], "bar/22*/17*")], recorded(s)

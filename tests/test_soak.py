@@ -126,6 +126,21 @@ def test_hit_blots_handed_to_their_owners_and_entered_from_the_hand_keep_every_p
     assert table.controller.match.winner() is not None and report.games == 1
 
 
+def test_a_complete_board_that_was_an_illegal_move_does_not_lose_the_game() -> None:
+    """Trictrac 350810524 (blots handed over, 5x, noise 7.5, an illegal move tried every
+    turn): Black's bar/20/17* was read bar/22*/17* when White, having thrown, lifted its
+    other blot and tried it on 23, a complete bar/23 after two hits.  White took it back and
+    played bar/23/20; the last turn was not read again (a complete board had shown it as
+    recorded), every board after was warned, and 418 of 456 plays were lost.  A run showing
+    this turn complete too now re-reads it (the scenario test of the same name in
+    test_hand_scenarios is the class).  The attempt itself was a legal board of the turn as
+    then read, and goes unwarned: the only one."""
+    table, report = careless_table("trictrac", 350810524, 7.5, 1.0, 5.0, habits="handover")
+    assert report.mismatches == [] and report.false_warnings == []
+    assert report.illegal_attempts - report.attempts_warned == 1
+    assert table.controller.match.winner() is not None and report.games == 1
+
+
 @pytest.mark.parametrize("name", ["trictrac", "backgammon"])
 def test_dice_thrown_while_a_hand_hides_a_zone_keep_a_hit_under_way_unwarned(name: str) -> None:
     """Seed 322609678, dice thrown early (``throws``), noise 7.5, an illegal attempt every
