@@ -29,7 +29,7 @@ from hal.interfaces import Button, LightFrame, Sound
 
 from . import guidance
 from .cube_lights import offer_frame, owner_lights
-from .journal_entries import CubeEntry, GameOverEntry
+from .journal_entries import CubeEntry, GameOverEntry, stamp
 from .phases import AwaitRoll, CubeOffered, GameOver, Moving
 from .opponent import CubeOpponent
 from .rules.values import Colour, IllegalPlayError, Play, Roll
@@ -84,7 +84,7 @@ class CubeSteps(ControllerState):
         value = self.game.cube_value * 2
         self.game.cube(colour, "double")
         self._go(T.DOUBLE, CubeOffered(colour, value))
-        entry = CubeEntry(self._next_seq(), round(time, 3), colour, "double", value)
+        entry = CubeEntry(self._next_seq(), stamp(time), colour, "double", value)
         who = f"{colour.value.capitalize()}{f' ({by})' if by else ''}"
         message = f"{who} doubles to {value}: {colour.opponent.value}, {ANSWER}"
         out = self._output(journal=(entry,), frame=offer_frame(colour, message), sounds=(Sound.TURN,), log=(message,))
@@ -109,7 +109,7 @@ class CubeSteps(ControllerState):
         answerer = state.by.opponent
         action = "take" if take else "drop"
         self.game.cube(answerer, action)
-        entry = CubeEntry(self._next_seq(), round(time, 3), answerer, action, state.value)
+        entry = CubeEntry(self._next_seq(), stamp(time), answerer, action, state.value)
         who = f"{answerer.value.capitalize()}{f' ({by})' if by else ''}"
         if take:
             self._go(T.TAKE, AwaitRoll())
@@ -121,7 +121,7 @@ class CubeSteps(ControllerState):
             raise IllegalPlayError("a dropped double left the game open")
         self.match.finish_game()
         self._go(T.DROP, GameOver())
-        over = GameOverEntry(self._next_seq(), round(time, 3), result.winner, result.points, result.kind)
+        over = GameOverEntry(self._next_seq(), stamp(time), result.winner, result.points, result.kind)
         message = f"{who} passes. " + score_message(result, self.match)
         return self._output(
             journal=(entry, over), frame=guidance.winner_frame(result.winner, message), sounds=(Sound.GAME_OVER,),

@@ -170,6 +170,11 @@ TYPES: tuple[str, ...] = tuple(_TYPES.values())
 """The entry types this program writes and reads."""
 
 
+def stamp(time: float) -> float:
+    """A journal entry's time: to the millisecond."""
+    return round(time, 3)
+
+
 def type_of(entry: Entry) -> str:
     """The entry's ``type`` as written on disk."""
     return _TYPES[type(entry)]

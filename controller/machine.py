@@ -34,7 +34,7 @@ from .alarm import CONFIRM_AGAIN, Alarm
 from .board_steps import BoardSteps
 from .computer_steps import ComputerSteps
 from .cube_steps import CubeSteps
-from .journal_entries import JOURNAL_VERSION, Entry, StartEntry
+from .journal_entries import JOURNAL_VERSION, Entry, StartEntry, stamp
 from .outputs import Output, Settings
 from .opponent import Planned
 from .phases import AwaitRoll, CubeOffered, GameOver, HeldRoll, Moving, Opening, Phase, Restore, Setup, State
@@ -51,7 +51,8 @@ from .chain_steps import ChainSteps
 from .held_steps import HeldSteps
 from .next_roll_steps import NextRollSteps
 from .revise_steps import ReviseSteps
-from .turn_steps import SETUP_ROLL_KEPT, TrackerError, TurnSteps
+from .setup_steps import SETUP_ROLL_KEPT, SetupSteps
+from .turn_steps import TrackerError, TurnSteps
 
 __all__ = [
     "CONFIRM_AGAIN", "JOURNAL_VERSION", "Controller", "Output", "Phase", "ResumeError", "Settings", "TrackerError",
@@ -61,11 +62,11 @@ T = Trigger
 
 
 @dataclass
-class Controller(ResumeSteps, BoardSteps, TurnSteps, HeldSteps, NextRollSteps, ChainSteps, ReviseSteps, ComputerSteps,
-                 CubeSteps):
+class Controller(ResumeSteps, BoardSteps, SetupSteps, TurnSteps, HeldSteps, NextRollSteps, ChainSteps, ReviseSteps,
+                 ComputerSteps, CubeSteps):
     """Follows one match on the board; see the module docstring (``board_steps`` judges
-    what the board shows, ``turn_steps`` and ``held_steps`` hold the steps of play,
-    ``resume_steps`` what it does after a restart)."""
+    what the board shows, ``setup_steps`` guides it to a position, ``turn_steps`` and
+    ``held_steps`` hold the steps of play, ``resume_steps`` what it does after a restart)."""
 
     settings: Settings
     match: Match = field(init=False)
@@ -102,7 +103,7 @@ class Controller(ResumeSteps, BoardSteps, TurnSteps, HeldSteps, NextRollSteps, C
         """The first output: a new match's journal header and the setup lights."""
         rules = self.settings.rules
         entry = StartEntry(
-            self._next_seq(), round(time, 3), rules.name, rules.changed_options(), self.settings.quarter,
+            self._next_seq(), stamp(time), rules.name, rules.changed_options(), self.settings.quarter,
             self.settings.match_length, JOURNAL_VERSION,
         )
         return self._output(journal=(entry,), message="Set up the board for the start")

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .held import Finished, Undecided, finished_play
-from .journal_entries import TakebackEntry
+from .journal_entries import TakebackEntry, stamp
 from .late_hits import passes_gone
 from .notation.moves import format_play
 from .phases import HeldRoll, Moving
@@ -221,7 +221,7 @@ class ReviseSteps(ControllerState):
         for _ in range(count):
             first = self.game.undo()
             assert isinstance(first, TurnRecord)
-            entries.append(TakebackEntry(self._next_seq(), round(time, 3), first.colour, first.roll))
+            entries.append(TakebackEntry(self._next_seq(), stamp(time), first.colour, first.roll))
         assert first is not None
         rules = self.settings.rules
         said = (f"Board re-read: {first.colour.value}'s {first.roll} was {format_play(found.play, rules)}, "

@@ -1,7 +1,8 @@
-"""The controller's steps of play: the setup and a restore guided to their position, the
-opening throw, a turn started and ended, Done, Takeback and the next game, with the journal
-entries each makes (a roll during a turn: ``held_steps``).  A base of ``controller.machine.Controller``: it
-uses the controller's state and output (declared below; this module never imports the machine).
+"""The controller's steps of play: a turn started and ended, Done, and a winning play
+waiting for a blot it passed, with the journal entries each makes (the setup, opening,
+restore, takeback and next game: ``setup_steps``; a roll during a turn: ``held_steps``).
+A base of ``controller.machine.Controller``: it uses the controller's state and output
+(declared below; this module never imports the machine).
 """
 
 from __future__ import annotations
@@ -9,38 +10,34 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from itertools import islice
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
-from hal.interfaces import LightFrame, Sound
+from hal.interfaces import Sound
 
 from . import guidance
 from .alarm import BLOT_WAIT, WrongBoard
-from .journal_entries import Entry, GameEntry, GameOverEntry, OpeningEntry, RollEntry, TakebackEntry, TurnEntry
+from .journal_entries import Entry, GameOverEntry, RollEntry, TurnEntry, stamp
 from .notation.moves import format_play
 from .notation.position_json import position_to_json
-from .phases import AwaitRoll, GameOver, HeldRoll, Moving, Opening, Restore, Setup, Turn
+from .phases import AwaitRoll, GameOver, HeldRoll, Moving, Turn
 from .rules.game import TurnRecord
 from .rules.turn import turn_map as turn_map_for
 from .rules.values import Colour, IllegalPlayError, Play, Roll
 from .screens import score_message
 from .steps_base import ControllerState
-from .tracking import BoardReading, Kind, Tracker
+from .tracking import Kind, Tracker
 from .transitions import Trigger, UndeclaredTransition
 
 if TYPE_CHECKING:
     from .outputs import Output
+    from hal.interfaces import LightFrame
+
     from .phases import State
-    from .screens import Screens
     from .tracking import Verdict
 
 T = Trigger
 
 
-SETUP_ROLL_KEPT = 3.0
-"""Seconds the opening throw is kept while the board is nearly set up (no reading yet, or a
-checker or two still in hand or on their way): a board set up within them opens with it."""
-NEARLY_SET_UP = 2
-"""Checkers at most off their start points for a throw to be kept (``SETUP_ROLL_KEPT``)."""
 BOARDS_LOOKED = 64
 """The boards between a roll and the next looked at, the latest first, for the turn before
 short of its play (a few seconds of a busy hand; a bound on one event's work)."""
@@ -54,87 +51,10 @@ class TurnSteps(ControllerState):
     """The steps of play between the phases (see the module docstring)."""
 
     if TYPE_CHECKING:  # the controller's state and steps used here, beyond ControllerState's
-        _screens: Screens
-
         def _stay(self, state: State) -> None: ...
         def _resume_explain(self, time: float) -> Output | None: ...
         def _guidance(self) -> LightFrame: ...
         def _on_legal(self, time: float, verdict: Verdict) -> Output: ...
-
-    # -- setup and restore ---------------------------------------------------------------------
-    def _guide_restore(self, time: float) -> Output:
-        """SETUP, RESTORE and GAME_OVER: lights until the board shows the target position."""
-        state = self._state
-        target = state.target if isinstance(state, Restore) else self.game.position
-        label = "Set up the board for the start" if isinstance(state, Setup) else "Put the checkers back as lit"
-        reading = self._reading
-        if reading is None:  # no board seen yet: the lights wait for one
-            return self._output(message=label)
-        wanted = self.reader.position_reading(target)
-        # every checker seen where wanted: a zone the sensors missed is empty (no 31st checker)
-        exact = reading.white == wanted.white and reading.black == wanted.black
-        if not exact and isinstance(state, Restore) and self._window is not None and self._window.lenient:
-            resumed = self._resume_explain(time)
-            if resumed is not None:
-                return resumed
-        if exact and isinstance(state, Setup):
-            self._go(T.BOARD_SET_UP, Opening())
-            if state.dice is not None and time < state.thrown + SETUP_ROLL_KEPT:
-                return self._on_opening(time, *state.dice)  # thrown as the board stood set up
-            return self._output(frame=self._guidance())
-        if isinstance(state, Setup) and state.dice is not None and _checkers_off(reading, wanted) > NEARLY_SET_UP:
-            self._stay(Setup())  # the throw kept came before the board was set up after all
-            return self._set_up_first()
-        if exact and isinstance(state, Restore):
-            return self._finish_restore(time, state)
-        if isinstance(state, GameOver):
-            return self._output()
-        frame = guidance.restore_frame(self.reader, reading, wanted, label)
-        if isinstance(state, Setup):
-            frame = LightFrame.of({**guidance.start_quarter_lights(self._screens.quarter), **dict(frame.lights)}, label)
-        return self._output(frame=frame)
-
-    def _dice_in_setup(self, time: float, a: int, b: int) -> Output:
-        """Dice thrown before the board was seen set up: kept when it may stand set up already
-        (no reading yet, or all but ``NEARLY_SET_UP`` checkers on their start points: the
-        sensors settle a moment after the hands), else a warning."""
-        reading = self._reading
-        if reading is None or _checkers_off(reading, self.reader.position_reading(self.game.position)) <= NEARLY_SET_UP:
-            self._stay(Setup(dice=(a, b), thrown=time))
-            return self._output(message=f"Throw {a}-{b} kept until the board is seen set up")
-        return self._set_up_first()
-
-    def _set_up_first(self) -> Output:
-        """Dice thrown while the board is far from set up: refused, with a warning."""
-        return self._output(message="Set up the board before rolling", sounds=(Sound.WARNING,))
-
-    def _setup_dice_due(self, time: float) -> Output | None:
-        """The opening throw kept in the setup has waited ``SETUP_ROLL_KEPT`` seconds for the
-        board: it is dropped, with a warning to set up and throw again."""
-        state = self._state
-        if not isinstance(state, Setup) or state.dice is None or time < state.thrown + SETUP_ROLL_KEPT:
-            return None
-        self._stay(Setup())
-        return self._output(message="Set up the board, then throw again", sounds=(Sound.WARNING,))
-
-    def _finish_restore(self, time: float, restore: Restore) -> Output:
-        if restore.roll is not None:
-            return self._start_turn(time, restore.roll, T.RESTORED, journal_roll=False)
-        self._go(T.RESTORED, AwaitRoll() if self.game.opening is not None or self.game.history else Opening())
-        return self._output(frame=self._guidance())
-
-    def _on_opening(self, time: float, a: int, b: int) -> Output:
-        opening = self.game.throw_opening(a, b)
-        if opening is None:
-            return self._output(message=f"Equal throws ({a}-{b}): throw again")
-        entry = OpeningEntry(self._next_seq(), _stamp(time), (a, b), self._last_throw)
-        who = "the first player" if opening.winner == 0 else "the second player"
-        if opening.roll is None:
-            self._go(T.OPENING_THROW, AwaitRoll())
-            message = f"{opening.first.value.capitalize()} ({who}) starts: roll both dice"
-            frame = LightFrame.of(guidance.turn_lights(opening.first), message)
-            return self._output(journal=(entry,), frame=frame, sounds=(Sound.TURN,))
-        return self._start_turn(time, opening.roll, T.OPENING_THROW, journal_roll=False, rolled_at=time).after((entry,))
 
     # -- turns ---------------------------------------------------------------------------------
     def _start_turn(
@@ -237,7 +157,7 @@ class TurnSteps(ControllerState):
         if result is not None:  # a roll thrown during the winning turn belongs to no one
             self.match.finish_game()
             self._go(T.WINNING_PLAY, GameOver())
-            journal.append(GameOverEntry(self._next_seq(), _stamp(time), result.winner, result.points, result.kind))
+            journal.append(GameOverEntry(self._next_seq(), stamp(time), result.winner, result.points, result.kind))
             message = score_message(result, self.match)
             return self._output(
                 journal=tuple(journal),
@@ -304,34 +224,6 @@ class TurnSteps(ControllerState):
         self._stay(replace(state, blot_wait=None))
         return self._end_as_it_stands(time, state)
 
-    def _takeback(self, time: float) -> Output:
-        """The last turn taken back (with the computer, the person's last turn and the
-        computer's reply): the board is guided back and the person plays that roll again."""
-        count = self._turns_to_take_back() if isinstance(self._state, (Moving, AwaitRoll)) else 0
-        if not count:
-            return self._output(message="Nothing to take back", sounds=(Sound.WARNING,))
-        entries: list[Entry] = []
-        for _ in range(count):
-            last = cast(TurnRecord, self.game.undo())  # _turns_to_take_back counted turn records only
-            entries.append(TakebackEntry(self._next_seq(), _stamp(time), last.colour, last.roll))
-        self._window = None
-        self._verdict = None
-        self._alarm.clear()
-        self._go(T.TAKEBACK, Restore(last.before, last.roll))
-        message = f"Take back {last.colour.value}'s {last.roll}: put the checkers back as lit"
-        out = self._guide_restore(time) if self._reading is not None else self._output(message=message)
-        return out.after(tuple(entries))
-
-    def _next_game(self, time: float) -> Output:
-        winner = self.match.winner()
-        if winner is not None:
-            return self._output(message=f"The match is over: {winner.value} wins")
-        self.game = self.match.new_game()
-        self._go(T.NEXT_GAME, Setup())
-        entry = GameEntry(self._next_seq(), _stamp(time), len(self.match.games))
-        out = self._guide_restore(time) if self._reading is not None else self._output(message="Set up the next game")
-        return out.after((entry,))
-
     # -- journal entries -------------------------------------------------------------------------------
     def _next_seq(self) -> int:
         """The next journal entry's number."""
@@ -340,24 +232,13 @@ class TurnSteps(ControllerState):
 
     def _roll_entry(self, time: float, colour: Colour, roll: Roll) -> RollEntry:
         """A roll's entry, with the board's throw number so a restart knows the board's repeat."""
-        return RollEntry(self._next_seq(), _stamp(time), colour, roll, self._last_throw)
+        return RollEntry(self._next_seq(), stamp(time), colour, roll, self._last_throw)
 
     def _turn_entry(self, time: float, record: TurnRecord) -> TurnEntry:
         """A turn's entry; its position is a legal play's end (``Game.record``), possible
         by construction, so it is not checked again."""
         rules = self.settings.rules
         return TurnEntry(
-            self._next_seq(), _stamp(time), record.colour, record.roll, format_play(record.play, rules),
+            self._next_seq(), stamp(time), record.colour, record.roll, format_play(record.play, rules),
             record.play, position_to_json(rules, record.after, checked=True),
         )
-
-
-def _stamp(time: float) -> float:
-    """A journal entry's time: to the millisecond."""
-    return round(time, 3)
-
-
-def _checkers_off(reading: BoardReading, wanted: BoardReading) -> int:
-    """How many checkers ``reading`` shows off the points ``wanted`` puts them on."""
-    return sum(abs(now - then) for side, target in ((reading.white, wanted.white), (reading.black, wanted.black))
-               for now, then in zip(side, target)) // 2

@@ -1104,7 +1104,7 @@ def test_a_throw_kept_in_the_setup_waits_only_a_few_seconds_for_the_board() -> N
     """A throw while the board is nearly set up (one checker still in the hand) is kept; the
     board not set up within ``SETUP_ROLL_KEPT`` seconds, it is dropped with a warning, and
     the board set up later waits for a throw of its own."""
-    from controller.turn_steps import SETUP_ROLL_KEPT
+    from controller.setup_steps import SETUP_ROLL_KEPT
 
     s = scene()
     _set_up_unseen(s)
