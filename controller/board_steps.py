@@ -51,6 +51,7 @@ class BoardSteps(ControllerState):
         def _blot_wait_due(self, time: float) -> Output | None: ...
         def _settle_due(self, time: float) -> Output | None: ...
         def _hit_left_late(self, state: Moving, key: int) -> bool: ...
+        def _taken_back(self, state: Moving, verdict: Verdict, reading: BoardReading) -> bool: ...
 
     def _on_snapshot_event(self, event: SnapshotEvent) -> Output:
         previous = self._seen.snapshot
@@ -81,6 +82,8 @@ class BoardSteps(ControllerState):
                 and verdict.key is not None and self._hit_left_late(state, verdict.key))
         if late:  # another play's board, a checker moved by its owner after its roll
             verdict = Verdict(Kind.WRONG)
+        elif isinstance(state, Moving) and state.held and self._taken_back(state, verdict, reading):
+            verdict = Verdict(Kind.WRONG)  # a blot seen taken back on its point: the next turn's board
         before, self._verdict = self._verdict, verdict
         if isinstance(state, Moving) and state.held and verdict.kind is Kind.LEGAL and (
             before is None or before.kind is not Kind.LEGAL

@@ -10,13 +10,14 @@ from itertools import islice
 from typing import TYPE_CHECKING
 
 from .held import Finished, run_settles
-from .late_hits import containing, hit_left_late
+from .late_hits import containing, hit_left_late, passes_gone
 from .phases import Moving
 from .steps_base import ControllerState
+from .tracking import Kind
 
 if TYPE_CHECKING:
     from .rules.values import Colour
-    from .tracking import BoardReading
+    from .tracking import BoardReading, Verdict
 
 ROLL_READ = 0.5
 """Seconds a roll may be read after the dice land (the board's tray waits for them to lie
@@ -32,6 +33,25 @@ class NextRollSteps(ControllerState):
         """``late_hits.hit_left_late`` for the complete board ``key`` with the next roll held."""
         gone = self._gone_before_next_roll(state)
         return gone is not None and hit_left_late(state.turn.map, key, gone)
+
+    def _taken_back(self, state: Moving, verdict: Verdict, reading: BoardReading) -> bool:
+        """With the next roll held, does the board show standing on its point a blot of the
+        opponent's that the boards read gone before its owner's roll, and that the mover's
+        play hits (a complete board of a play passing it: ``late_hits.passes_gone``; or a hit
+        still to carry away)?  The blot was taken; what stands there came back with the next
+        player's hand after its roll, its entry on that point or an illegal move, and the
+        board is the next turn's to judge (trictrac 371811154, blots handed over at 5x:
+        Black's 6-6 22/16*/10/4 7/1, White's blot taken before White threw 5-4, then put back
+        on its point and left there four seconds, a hit pending unwarned)."""
+        gone = self._gone_before_next_roll(state)
+        if not gone or verdict.key is None:
+            return False
+        if verdict.kind is Kind.COMPLETE:
+            return passes_gone(state.turn.map, verdict.key, gone)
+        if verdict.kind is not Kind.HIT_PENDING:
+            return False
+        rules, side = self.settings.rules, reading.side(state.turn.colour.opponent)
+        return any(side[point] and gone >> point & 1 for point in map(rules.opponent_point, verdict.hits))
 
     def _gone_before_next_roll(self, state: Moving) -> int | None:
         """The opponent's points (bit ``p``) the boards read empty from the mover's roll to

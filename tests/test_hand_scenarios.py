@@ -1912,3 +1912,55 @@ def test_an_illegal_move_after_a_complete_board_is_not_excused_by_reading_the_la
     s.move(s.zone(B, 23), s.zone(B, 3), B, settle=2 * LOOK)
     assert s.warnings() >= 1 and s.message.startswith("Illegal"), s.message
     assert recorded(s) == [("white", [5, 3], "bar/22*/17*")], recorded(s)
+
+
+CARRIED_PAST_7 = pos({13: 5, 8: 3, 6: 5, 24: 2}, {18: 1, 13: 5, 8: 4, 6: 5})
+"""Black's blot on White's 7 (its 18): White's 6-2 13/7*/5 lands on it (13/11/5 does not)."""
+ONLY_PAST_7 = pos({13: 5, 8: 3, 6: 5, 24: 2}, {18: 1, 14: 2, 13: 3, 8: 4, 6: 5})
+"""The same with White's 11 closed: 13/7*/5 is the only way from 13 to 5."""
+CARRIED_PAST_4 = pos({10: 1, 13: 4, 8: 3, 6: 5, 24: 2}, {21: 1, 13: 5, 8: 4, 6: 5})
+"""Black's blot on White's 4 (its 21): White's 6-2 10/4*/2 lands on it, and Black enters
+there again with a 4."""
+
+
+@pytest.mark.parametrize("rules", ["trictrac", "backgammon"])
+@pytest.mark.parametrize("start", [CARRIED_PAST_7, ONLY_PAST_7], ids=["or-via-11", "only-via-7"])
+def test_a_blot_seen_taken_and_put_back_on_its_point_after_its_owners_roll_is_warned(
+        rules: str, start: Position) -> None:
+    """Trictrac 371811154 (blots handed over, 5x): White's hand takes Black's blot and
+    carries its checker past the point (13/7*/5); the boards show the point empty; Black
+    throws 3-1 and puts the blot back where it was hit, as no 3-1 entry can.  That is
+    neither 13/11/5 (the blot was taken before its owner threw) nor a hit still to carry
+    away (with 11 closed): the board is wrong, warned."""
+    s = scene(rules, start=start)
+    s.set_position(start)
+    s.throw(6, 2)
+    s.advance(0.5)
+    s.lift(s.zone(B, 18), B, settle=0.05)  # White's hand takes the blot
+    s.move(s.zone(W, 13), s.zone(W, 5), W)  # carried straight past 7
+    s.advance(1.0)
+    s.throw(3, 1)
+    s.place(s.zone(B, 18), B, settle=2 * LOOK)  # back on its point
+    assert s.warnings() >= 1 and s.message.startswith("Illegal"), s.message
+
+
+@pytest.mark.parametrize("rules", ["trictrac", "backgammon"])
+def test_a_blot_seen_taken_and_entered_on_its_point_after_its_owners_roll_is_no_warning(rules: str) -> None:
+    """The other side: the blot taken and carried past the same way (10/4*/2), Black throws
+    4-1 and enters it from the hand on the very point it was hit from, then plays 6/5:
+    nothing is warned, and both plays are recorded."""
+    s = scene(rules, start=CARRIED_PAST_4)
+    s.set_position(CARRIED_PAST_4)
+    s.throw(6, 2)
+    s.advance(0.5)
+    s.lift(s.zone(B, 21), B, settle=0.05)
+    s.move(s.zone(W, 10), s.zone(W, 2), W)
+    s.advance(1.0)
+    s.throw(4, 1)
+    s.place(s.zone(B, 21), B, settle=LOOK)  # bar/21 from the hand
+    s.move(s.zone(B, 6), s.zone(B, 5), B, settle=LOOK)
+    assert s.warnings() == 0, s.message
+    s.press(Button.DONE)
+    s.advance(LOOK)
+    assert s.warnings() == 0, s.message
+    assert recorded(s) == [("white", [6, 2], "10/4*/2"), ("black", [4, 1], "bar/21 6/5")], recorded(s)

@@ -111,6 +111,7 @@ def test_other_hand_habits_at_5x_keep_every_play(name: str, habit: str, seed: in
     ("rally-hitting", 1942658278, 7.5, 0.2, 1.0),  # false warnings: a run's hit of a blot seen standing at its roll
     ("trictrac", 2900587016, 7.5, 1.0, 5.0),  # unwarned: an illegal entry excused by a play leaving a blot gone
     ("rally-hitting", 310909328, 7.5, 1.0, 3.0),  # unwarned: a hit read again as none, its blot seen gone
+    ("trictrac", 371811154, 7.5, 1.0, 5.0),  # unwarned: a blot seen taken put back on its point, a hit pending
 ])
 def test_hit_blots_handed_to_their_owners_and_entered_from_the_hand_keep_every_play(
         name: str, seed: int, noise: float, illegal: float, speed: float) -> None:
