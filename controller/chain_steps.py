@@ -11,13 +11,15 @@ from itertools import islice
 from typing import TYPE_CHECKING
 
 from .held_chain import Board, chain_to
+from .late_hits import passes_gone
 from .phases import Moving
+from .rules.turn import turn_map as turn_map_for
 from .rules.values import BLACK, CHECKERS, WHITE, Colour
 from .steps_base import ControllerState
 
 if TYPE_CHECKING:
     from .outputs import Output
-    from .rules.values import Play
+    from .rules.values import Play, Roll
     from .tracking import BoardReading, Tracker
 
 WAYPOINT_BOARDS = 8
@@ -37,6 +39,7 @@ class ChainSteps(ControllerState):
         def _stay(self, state: Moving) -> None: ...
         def _play_held_roll(self, time: float, play: Play, searched: Tracker | None = None) -> Output: ...
         def _played_after_next_roll(self, state: Moving) -> tuple[int, ...] | None: ...
+        def _gone_in_runs(self, state: Moving) -> tuple[int, ...]: ...
 
     def _chain_up(self, time: float, reading: BoardReading) -> Output | None:
         """Two or more rolls held and a board seen whole that no run the held search followed
@@ -52,7 +55,8 @@ class ChainSteps(ControllerState):
         shown = turn_map.play_to(complete) if complete is not None and turn_map.is_complete(complete) else None
         chain = chain_to(self.settings.rules, self.game.position, rolls, reading.side(WHITE), reading.side(BLACK),
                          shown, self._waypoints(state, time))
-        if chain is None or not self._chain_hits_seen(state, chain.plays):
+        if (chain is None or not self._chain_hits_seen(state, chain.plays)
+                or self._chain_leaves_gone(state, rolls, chain.plays)):
             return None
         played = self._played_after_next_roll(state)
         if played is not None and turn_map.end_of(chain.plays[0]) not in played:
@@ -95,6 +99,20 @@ class ChainSteps(ControllerState):
                 return False
             position = after
         return True
+
+    def _chain_leaves_gone(self, state: Moving, rolls: tuple[Roll, ...], plays: tuple[Play, ...]) -> bool:
+        """Does a later turn of ``plays`` leave standing a blot the boards saw taken before
+        its owner's roll, when another play of that turn hits it (``late_hits.passes_gone``,
+        as the held search's runs: ``_gone_in_runs``)?"""
+        rules, position = self.settings.rules, self.game.position
+        for play, roll, gone in zip(plays, rolls, self._gone_in_runs(state)):
+            if gone and play.moves:
+                turn_map = turn_map_for(rules, position, roll)
+                end = turn_map.end_of(play)
+                if end is not None and passes_gone(turn_map, end, gone):
+                    return True
+            position = rules.apply(position, play) if play.moves else position.with_turn(position.turn.opponent)
+        return False
 
     def _follow_chain(self, time: float, plays: tuple[Play, ...]) -> Output | None:
         """End the turn and each next with ``plays`` (the held rolls' turns, a pass starting

@@ -61,7 +61,7 @@ _SETTLED, _IN_HAND, _TRANSIENT = "settled", "in hand", "transient"
 def finished_play(
     turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, observed: bool = True,
     since: SinceRoll | None = None, played_on: bool = False, seen_hits: HitsShown | None = None,
-    gone: int | None = None, standing: tuple[int, ...] = (),
+    gone: int | None = None, standing: tuple[int, ...] = (), gones: tuple[int, ...] = (),
 ) -> Finished | Undecided | None:
     """The mover's complete play that, followed by the next turns with the held ``rolls``,
     explains ``reading``; None when none does (or the board cannot be read whole).
@@ -86,18 +86,21 @@ def finished_play(
     only that roll is held: the mover's plays read otherwise by them are not tried
     (``late_hits``).  ``standing``: per turn of a run (this one first), the opponent's points
     (bit ``p``) the board standing at the opponent's roll after it read holding some: a play
-    hitting a blot there is tried after the others (``Seen.holding_through``)."""
+    hitting a blot there is tried after the others (``Seen.holding_through``).  ``gones``:
+    per turn of a run (this one first, its own left to ``gone``), the points of the player
+    rolling after it read empty before that roll: a later turn's play leaving a blot there
+    standing is not tried (``late_hits.passes_gone``)."""
     if reading.unreadable or not rolls:
         return None
     board = turn.key(reading)
     memo = _kept(turn)
     asked = ("finished", board, reading.foreign, reading.overfull, rolls, last_legal, observed, turn.lifted_seen,
-             turn.side_seen, since, played_on, seen_hits, gone, standing)
+             turn.side_seen, since, played_on, seen_hits, gone, standing, gones)
     if asked in memo:
         return memo[asked]  # type: ignore[return-value]
     budget = [MAX_WORK]
     found = _search(turn, rolls, reading, last_legal, budget, top=observed, since=since, played_on=played_on,
-                    seen_hits=seen_hits, gone=gone, standing=standing)
+                    seen_hits=seen_hits, gone=gone, standing=standing, gones=gones)
     answer: Finished | Undecided | None = None
     if found is not None:
         kind, key = found
@@ -142,7 +145,7 @@ def explained_from_seen(turn: Tracker, rolls: tuple[Roll, ...], reading: BoardRe
 def _search(
     turn: Tracker, rolls: tuple[Roll, ...], reading: BoardReading, last_legal: int, budget: list[int],
     top: bool = False, since: SinceRoll | None = None, played_on: bool = False, seen_hits: HitsShown | None = None,
-    gone: int | None = None, standing: tuple[int, ...] = (),
+    gone: int | None = None, standing: tuple[int, ...] = (), gones: tuple[int, ...] = (),
 ) -> tuple[str, int] | None:
     """(``_SETTLED`` or ``_TRANSIENT``, the mover's complete board that starts the run), or
     None when no run of turns explains the board; for the turn the board was watched in, the
@@ -155,10 +158,10 @@ def _search(
     found = None
     if since is not None or top:
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, strict=True,
-                             seen_hits=seen_hits, watched=top, gone=gone, standing=standing)
+                             seen_hits=seen_hits, watched=top, gone=gone, standing=standing, gones=gones)
     if found is None:
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, seen_hits=seen_hits,
-                             watched=top, gone=gone, standing=standing)
+                             watched=top, gone=gone, standing=standing, gones=gones)
         if (found is not None and found[0] != _SETTLED and top and since is not None
                 and all(reading.visible(colour) == CHECKERS for colour in Colour)):
             # only a doubtful play (a hit no board showed, a blot that moved) explains it, as
@@ -172,7 +175,7 @@ def _search(
         # a settled board (an illegal move looking so is warned and taken back: rally-hitting
         # 750622518, the next roll thrown while the warned move was being put right)
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, lenient=True,
-                             seen_hits=seen_hits, watched=top, gone=gone, standing=standing)
+                             seen_hits=seen_hits, watched=top, gone=gone, standing=standing, gones=gones)
         if found is not None and found[0] != _SETTLED:
             found = None
     if found is not None:
@@ -191,7 +194,7 @@ def _search_from(
     turn: Tracker, turn_map: TurnMap, rolls: tuple[Roll, ...], reading: BoardReading, board: int, last_legal: int,
     budget: list[int], since: SinceRoll | None = None, strict: bool = False, lenient: bool = False,
     seen_hits: HitsShown | None = None, watched: bool = False, gone: int | None = None,
-    standing: tuple[int, ...] = (),
+    standing: tuple[int, ...] = (), gones: tuple[int, ...] = (),
 ) -> tuple[str, int] | None:
     """``_search`` for one pass: the plays the board shows as left judged first (``near``),
     then the runs of turns that follow them and the plays the mover has moved on from
@@ -223,6 +226,11 @@ def _search_from(
     # blots handed over: Black's 23/22* pool/23 read as pool/24*/22*, White's blot on 24 seen
     # there as White threw, then White's 1-1 warned twice)
     near = _standing_last(turn_map, near, standing)
+    taken = gones[0] if gones and not watched else 0
+    if taken:
+        # (a later turn of a run leaves standing no blot the boards saw taken before its
+        # owner's roll: ``late_hits.passes_gone``)
+        near = [key for key in near if not passes_gone(turn_map, key, taken)]
     settled: list[int] = []
     in_hand: list[int] = []
     hits: list[int] = []
@@ -264,7 +272,7 @@ def _search_from(
         doubtful = [key for key in finished if evidence.doubtful(key)]
         if not any(_explains(_judge(turn, key, rolls, reading, budget, seen_hits)) for key in doubtful[:MAX_TRIED]) \
                 and not any(_search(tracker, rest, reading, tracker.map.start, budget, seen_hits=seen_hits,
-                                    standing=_after(standing, rolls, rest)) is not None
+                                    standing=_after(standing, rolls, rest), gones=_after(gones, rolls, rest)) is not None
                             for _, tracker, rest in deeper):
             return _SETTLED, in_hand[0]
         return _TRANSIENT, in_hand[0]
@@ -285,6 +293,8 @@ def _search_from(
         # after Black's 2-2 lost on the board that had just decided it)
         far.remove(turn.run_seen)
         far.insert(0, turn.run_seen)
+    if taken:
+        far = [key for key in far if not passes_gone(turn_map, key, taken)]
     far = _standing_last(turn_map, far, standing)[:MAX_TRIED_FAR]
     tried = set(near)
     runs = {key: (tracker, rest) for key, tracker, rest in deeper}
@@ -325,7 +335,7 @@ def _search_from(
             if not rest:
                 continue
         found = _search(tracker, rest, reading, tracker.map.start, budget, seen_hits=seen_hits,
-                        standing=_after(standing, rolls, rest))
+                        standing=_after(standing, rolls, rest), gones=_after(gones, rolls, rest))
         if found is not None:
             if found[0] == _SETTLED:  # a run settled further on decides over hands at work on other runs
                 return (_TRANSIENT, blocking) if blocking is not None else (_SETTLED, key)
@@ -344,7 +354,7 @@ def _standing_last(turn_map: TurnMap, keys: list[int], standing: tuple[int, ...]
 
 
 def _after(standing: tuple[int, ...], rolls: tuple[Roll, ...], rest: tuple[Roll, ...]) -> tuple[int, ...]:
-    """``standing`` for the turn that plays on with the rolls before ``rest``."""
+    """``standing`` (or ``gones``) for the turn that plays on with the rolls before ``rest``."""
     return standing[len(rolls) - len(rest):]
 
 

@@ -37,7 +37,7 @@ class HeldSteps(ControllerState):
         def _keeps_to_plan(self, state: Moving, end: int | None) -> bool: ...
         def _guesses_shown(self, state: Moving, verdict: Verdict | None) -> bool: ...
         def _on_snapshot(self, time: float, reading: BoardReading) -> Output: ...
-        def _next_roll_evidence(self, state: Moving, time: float) -> tuple[int | None, tuple[int, ...]]: ...
+        def _next_roll_evidence(self, state: Moving, time: float) -> tuple[int | None, tuple[int, ...], tuple[int, ...]]: ...
         def _shown_after_next_roll(self, state: Moving, found: Finished, reading: BoardReading) -> Finished | None: ...
 
     def _next_roll_while_moving(self, time: float, state: Moving, roll: Roll, late: float | None = None) -> Output:
@@ -223,11 +223,11 @@ class HeldSteps(ControllerState):
             return None
         rolled_at = state.turn.rolled_at
         seen_hits = None if rolled_at == -math.inf else self._seen.hits_shown(rolled_at)
-        gone, standing = self._next_roll_evidence(state, time)
+        gone, standing, gones = self._next_roll_evidence(state, time)
         finished = finished_play(
             state.turn.tracker, tuple(h.roll for h in state.held), reading, state.last_legal, observed=not cascade,
             since=self._since_roll(state), played_on=not self._alarm.warning, seen_hits=seen_hits,
-            gone=gone, standing=standing)
+            gone=gone, standing=standing, gones=gones)
         if isinstance(finished, Undecided):
             self._alarm.wrong = None
             return finished

@@ -60,22 +60,41 @@ class NextRollSteps(ControllerState):
         return self._gone_between(turn.colour.opponent, turn.rolled_at, first.thrown, first.exact)
 
     def _gone_between(self, owner: Colour, rolled_at: float, owner_rolled_at: float,
-                      exact: bool = False) -> int | None:
+                      exact: bool = False, from_roll: bool = False) -> int | None:
         """``owner``'s points (bit ``p``) the boards read empty, and not holding some again,
-        between the roll of the turn before its own (read up to ``ROLL_READ`` late) and its own
-        roll (the same, unless ``exact``): blots gone before their owner rolled were hit.
-        None when either time is not known."""
+        between the roll of the turn before its own (read up to ``ROLL_READ`` late, unless
+        ``from_roll``: its hand may still be at its own play then) and its own roll (the
+        same, unless ``exact``): blots gone before their owner rolled were hit.  None when
+        either time is not known."""
         if rolled_at == -math.inf or owner_rolled_at == -math.inf:
             return None
         until = owner_rolled_at - (0.0 if exact else ROLL_READ)
-        return self._seen.emptied_between(owner, rolled_at - ROLL_READ, until)
+        return self._seen.emptied_between(owner, rolled_at - (0.0 if from_roll else ROLL_READ), until)
 
-    def _next_roll_evidence(self, state: Moving, time: float) -> tuple[int | None, tuple[int, ...]]:
+    def _next_roll_evidence(self, state: Moving, time: float) -> tuple[int | None, tuple[int, ...], tuple[int, ...]]:
         """What the held search reads from the boards around the rolls held: the opponent's
-        points read empty before the next roll when only it is held (``gone``), and per turn
-        of a run those read holding some as the next roll came (``standing``)."""
+        points read empty before the next roll when only it is held (``gone``), per turn of
+        a run those read holding some as the next roll came (``standing``), and per later
+        turn of a run those read empty before the roll after it (``_gone_in_runs``)."""
         gone = self._gone_before_next_roll(state) if len(state.held) == 1 else None
-        return gone, self._standing_at_rolls(state, time)
+        return gone, self._standing_at_rolls(state, time), self._gone_in_runs(state)
+
+    def _gone_in_runs(self, state: Moving) -> tuple[int, ...]:
+        """Per turn of a run from this one (this one's own evidence is ``gone``: 0 here),
+        the points of the player rolling after it that the boards read empty between its
+        roll and that player's (``_gone_between``; 0 when a time is not known): a blot gone
+        then was hit in that turn (rally-hitting 373711212, blots handed over at 5x: Black's
+        pool/20*/17, White's blot on 20 handed over before White threw, caught up in a run
+        as pool/22/17 and White's illegal 20 to 15 taken for its 5, unwarned four seconds).
+        From the turn's roll as read, not before: quick hands play a run's turns one upon
+        another, and the boards just before a roll show the hand of the player before still
+        at its own play (trictrac 100003 at 20x, the game lost when they counted)."""
+        gones, mover = [0], state.turn.colour
+        for before, after in zip(state.held, state.held[1:]):
+            mover = mover.opponent
+            gone = self._gone_between(mover.opponent, before.thrown, after.thrown, after.exact, from_roll=True)
+            gones.append(gone or 0)
+        return tuple(gones)
 
     def _standing_at_rolls(self, state: Moving, time: float) -> tuple[int, ...]:
         """Per turn of a run from this one, the opponent's points (bit ``p``) the boards read

@@ -1964,3 +1964,38 @@ def test_a_blot_seen_taken_and_entered_on_its_point_after_its_owners_roll_is_no_
     s.advance(LOOK)
     assert s.warnings() == 0, s.message
     assert recorded(s) == [("white", [6, 2], "10/4*/2"), ("black", [4, 1], "bar/21 6/5")], recorded(s)
+
+
+def test_a_later_turn_of_a_run_hits_the_blot_seen_taken_before_its_owners_roll() -> None:
+    """Rally-hitting 373711212 (blots handed over, 5x): White's 4-1 still in the hand when
+    Black throws 5-3; White puts its checker on 20 (a hand over another zone), Black's hand
+    takes it and carries a checker from the pool past 20 to 17; White throws 5-3, enters
+    from the hand on 20 and moves on to 15 before a board stands.  With Black's pool/22/17
+    that is White's 20/15, a 3 to play; but the boards saw White's blot on 20 taken before
+    White threw, so Black's turn hit it: 20 to 15 is an illegal move, warned, and put back
+    the three turns are recorded as played."""
+    start = pos({}, {17: 1}, white_bar=15, black_bar=14)
+    s = scene("rally-hitting", start=start)
+    s.set_position(start)
+    s.throw(4, 2)  # the opening: White starts
+    s.throw(4, 1)
+    s.move(s.zone(W, 25), s.zone(W, 24), W)
+    s.lift(s.zone(W, 24), W, settle=0.1)
+    s.throw(5, 3)  # Black's roll, held over White's hand
+    s.board.hover([s.zone(B, 10)])
+    s.place(s.zone(W, 20), W, settle=0.3)
+    s.lift(s.zone(W, 20), W, settle=0.3)  # Black's hand takes the blot
+    s.move(s.zone(B, 25), s.zone(B, 17), B, settle=0.0)  # pool/20*/17, carried past 20
+    s.board.unhover()
+    s.advance(1.0)
+    s.throw(5, 3)  # White's roll
+    s.place(s.zone(W, 20), W, settle=0.0)  # pool/20 from the hand (the 3 is blocked) ...
+    s.move(s.zone(W, 20), s.zone(W, 15), W, settle=2 * LOOK)  # ... and on to 15: illegal
+    assert s.warnings() == 1 and s.message.startswith("Illegal"), s.message
+    s.move(s.zone(W, 15), s.zone(W, 20), W, settle=LOOK)
+    s.press(Button.DONE)
+    s.advance(LOOK)
+    plays = recorded(s)
+    assert plays[1:] == [("black", [5, 3], "pool/20*/17"), ("white", [5, 3], "pool/20")], plays
+    assert plays[0][2] in ("pool/24/20", "pool/21/20"), plays
+    assert s.warnings() == 1, s.message
