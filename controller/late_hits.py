@@ -40,8 +40,11 @@ def passes_gone(turn_map: TurnMap, key: int, gone: int) -> bool:
     owner did not move it before rolling; the mover's hand took it to hit it (rally-hitting
     1851855555, blots handed over: Black's 21/18*/17, White's blot on 18 handed over before
     White's 5-2, read as 21/20/17 on a board White's slide 7/2 crossed, and warned)."""
+    standing = gone & _blots(turn_map.start, turn_map.rules.MIRRORED)
+    if not standing:  # (most turns of a run: no blot gone, and the hits are not worked out)
+        return False
     hits = _hit_points(turn_map)
-    standing = gone & _blots(turn_map.start, turn_map.rules.MIRRORED) & ~hits.get(key, 0)
+    standing &= ~hits.get(key, 0)
     return bool(standing) and any(points & standing for points in hits.values())
 
 

@@ -162,3 +162,31 @@ def test_hits_standing_is_a_hit_of_a_blot_on_a_point_standing_in_every_rule_set(
         standing = rng.getrandbits(25) & ~1
         hit_standing = any(start[point] == 1 and after[point] == 0 and standing >> point & 1 for point in range(1, 25))
         assert hits_standing(turn_map, key, standing) is hit_standing
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=strategies.sampled_from(rule_set_names()), seed=strategies.integers(0, 10**9))
+def test_passes_gone_leaves_a_blot_gone_standing_that_another_play_hits_in_every_rule_set(name: str, seed: int) -> None:
+    """``passes_gone`` against its definition on the sides the turn map unpacks: a play
+    leaves standing a blot of the opponent's on a point ``gone`` that another complete play
+    of the turn hits, whatever the position and the points gone."""
+    from controller.late_hits import passes_gone
+
+    rules = get_rule_set(name)
+    rng = random.Random(seed)
+    game = Game(rules)
+    for _ in range(rng.randrange(1, 40)):
+        turn_map = TurnMap(rules, game.position, Roll(rng.randint(1, 6), rng.randint(1, 6)))
+        keys = list(turn_map.complete_keys())
+        game.record(turn_map, turn_map.play_to(rng.choice(keys)) if keys else Play(()))
+        if game.result() is not None:
+            return
+    turn_map = TurnMap(rules, game.position, Roll(rng.randint(1, 6), rng.randint(1, 6)))
+    start = turn_map.sides_of(turn_map.start)[1]
+    keys = list(turn_map.complete_keys())
+    hit = {key: {p for p in range(1, 25) if turn_map.sides_of(key)[1][p] < start[p]} for key in keys}
+    for key in keys[:40]:
+        gone = rng.getrandbits(25) & ~1
+        standing = {p for p in range(1, 25) if gone >> p & 1 and start[p] == 1 and p not in hit[key]}
+        expected = any(standing & points for points in hit.values())
+        assert passes_gone(turn_map, key, gone) is expected
