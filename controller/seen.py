@@ -85,6 +85,9 @@ class Seen:
         """Per colour and point, the last time a board showed some of its checkers there."""
         self._held: dict[Colour, list[int]] = {colour: [0] * (BAR + 1) for colour in Colour}
         """Each colour's counts on the last board (a point vacated is one that held some)."""
+        self._read: dict[Colour, list[int]] = {colour: [0] * (BAR + 1) for colour in Colour}
+        """Each colour's counts where a board last read them (a hidden zone keeps its last):
+        a point read empty after some was emptied, whatever dropouts came between."""
         self._on_bar: dict[Colour, list[float]] = {colour: [-math.inf] * (CHECKERS + 1) for colour in Colour}
         """Per colour, for n = 0..15: the last time its bar or pool showed n or more (or was
         hidden with as many of its checkers unseen elsewhere)."""
@@ -121,6 +124,7 @@ class Seen:
                 self._jumped = time
         for colour in Colour:
             vacated, held, side = self._vacated[colour], self._held[colour], reading.side(colour)
+            read = self._read[colour]
             hidden = reading.hidden(colour)
             shown_at = self._shown[colour]
             emptied = filled = holding = 0
@@ -132,9 +136,11 @@ class Seen:
                         filled |= 1 << point
                 if held[point] and not side[point]:  # left (or hidden) after holding one
                     vacated[point] = time
-                    if point not in hidden:
+                if point not in hidden:
+                    if read[point] and not side[point]:  # read empty after some (dropouts between or not)
                         self._emptied[colour][point] = time
                         emptied |= 1 << point
+                    read[point] = side[point]
                 held[point] = side[point]
             log = self._emptied_log[colour]
             if emptied or filled or holding != (log[-1][3] if log else 0):

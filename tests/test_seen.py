@@ -243,3 +243,24 @@ def test_the_points_held_through_a_time_are_those_every_board_standing_then_read
     assert holding(9.0) == whole - {22}
     assert holding(2.7, since=1.5) == whole - {21}  # hidden a moment between
     assert holding(3.5, since=2.7) == whole - {22}
+
+
+def test_a_point_read_empty_after_a_dropout_over_it_was_emptied() -> None:
+    """A point read holding some, then hidden, then read empty: it was emptied (the boards
+    that read it say so, whatever dropouts came between).  Rally-hitting 373911218 (blots
+    handed over): Black's blot on 15 lifted under a dropout over its zone, read empty the
+    next board, was no blot gone before Black's roll, and White's 20/15*/12 was read
+    20/17/12, a false warning."""
+    seen = Seen()
+    reading = READER.position_reading(START)
+    snapshot = READER.snapshot_of(START)
+    zone = READER.zone_of(Colour.BLACK, 22)
+    hidden = _without(reading, Colour.BLACK, 22, hidden=(zone,))
+    seen.note(snapshot, reading, 1.0)
+    seen.note(snapshot, BoardReading(hidden.white, hidden.black, hidden.unreadable, hidden_black=(22,)), 2.0)
+    seen.note(snapshot, _without(reading, Colour.BLACK, 22), 3.0)  # read: empty
+    assert seen.emptied_between(Colour.BLACK, 2.5, 3.5) >> 22 & 1
+    assert seen.never_emptied(Colour.BLACK, 2.5)[22] == 0
+    seen.note(snapshot, BoardReading(hidden.white, hidden.black, hidden.unreadable, hidden_black=(22,)), 4.0)
+    seen.note(snapshot, _without(reading, Colour.BLACK, 22), 5.0)  # empty before and after: not emptied again
+    assert not seen.emptied_between(Colour.BLACK, 3.5, 5.5) >> 22 & 1
