@@ -236,7 +236,7 @@ def _search_from(
     hits: list[int] = []
     deeper: list[tuple[int, Tracker, tuple[Roll, ...]]] = []
     for key in near:
-        judged = _judge(turn, key, rolls, reading, budget, seen_hits)
+        judged = _judge(turn, key, rolls, reading, budget, seen_hits, gones)
         if judged is None:
             continue
         kind, tracker, rest = judged
@@ -270,10 +270,12 @@ def _search_from(
         # 24/21/20 seen complete, Black's 8/5* 2/1* and White's bar/20* bar/24* made with the
         # blots in hands, read as White's 24/23*/20 and Black's hand at its 3-1, the game lost)
         doubtful = [key for key in finished if evidence.doubtful(key)]
-        if not any(_explains(_judge(turn, key, rolls, reading, budget, seen_hits)) for key in doubtful[:MAX_TRIED]) \
-                and not any(_search(tracker, rest, reading, tracker.map.start, budget, seen_hits=seen_hits,
-                                    standing=_after(standing, rolls, rest), gones=_after(gones, rolls, rest)) is not None
-                            for _, tracker, rest in deeper):
+        explained = any(_explains(_judge(turn, key, rolls, reading, budget, seen_hits, gones))
+                        for key in doubtful[:MAX_TRIED])
+        if not explained and not any(
+                _search(tracker, rest, reading, tracker.map.start, budget, seen_hits=seen_hits,
+                        standing=_after(standing, rolls, rest), gones=_after(gones, rolls, rest)) is not None
+                for _, tracker, rest in deeper):
             return _SETTLED, in_hand[0]
         return _TRANSIENT, in_hand[0]
     transient: int | None = (in_hand + hits)[0] if in_hand or hits else None
@@ -321,7 +323,7 @@ def _search_from(
         if key in runs:
             tracker, rest = runs[key]
         else:
-            judged = _judge(turn, key, rolls, reading, budget, seen_hits)
+            judged = _judge(turn, key, rolls, reading, budget, seen_hits, gones)
             if judged is None:
                 continue
             kind, tracker, rest = judged
@@ -380,20 +382,31 @@ def hit_undone(before: int, after: int) -> bool:
 
 def _judge(
     turn: Tracker, key: int, rolls: tuple[Roll, ...], reading: BoardReading, budget: list[int],
-    seen_hits: HitsShown | None = None,
+    seen_hits: HitsShown | None = None, gones: tuple[int, ...] = (),
 ) -> tuple[str | None, Tracker, tuple[Roll, ...]] | None:
     """How the turn that follows the mover's complete board ``key`` sees the board:
     ``_SETTLED``, ``_IN_HAND`` (only its mover's checkers in a hand, none of ours hit on the
     way), ``_TRANSIENT`` or None (wrong there: also when it hits a blot the boards never
-    showed leaving its point, ``seen_hits``), with that turn and the rolls left; None when no
-    turn follows or the budget is spent."""
+    showed leaving its point, ``seen_hits``, or its play complete leaves standing a blot
+    seen taken before its owner's roll, ``gones`` from this turn on), with that turn and the
+    rolls left; None when no turn follows or the budget is spent."""
     follower = _follower(turn, key, rolls, budget)
     if follower is None or budget[0] <= 0:
         return None
     budget[0] -= 1
     tracker, rest = follower
+    complete_seen = tracker.complete_seen
     verdict = tracker.judge(reading, tracker.map.start)
     if seen_hits is not None and verdict.key is not None and not _hits_seen(tracker, verdict.key, seen_hits, reading):
+        return None, tracker, rest
+    taken = _after(gones, rolls, rest)[:1]
+    if (taken and taken[0] and verdict.key is not None and isinstance(tracker.map, TurnMap)
+            and tracker.map.is_complete(verdict.key) and passes_gone(tracker.map, verdict.key, taken[0])):
+        # (rally-hitting 381711452, blots handed over at 5x: White's bar/23*/19 with Black's
+        # blot on 23 handed over before Black threw, then Black's own 21 lifted after it, read
+        # as pool/21*/19, the game lost); the board is no complete board of this turn's, and
+        # the plays hitting that blot are not put after it (``Evidence.unshown_hit``)
+        tracker.complete_seen = complete_seen
         return None, tracker, rest
     if verdict.is_legal:
         return _SETTLED, tracker, rest

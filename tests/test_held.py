@@ -1128,3 +1128,27 @@ def test_a_roll_that_landed_before_boards_judged_forgets_what_they_showed() -> N
         assert tracker.rewind(landed) is forgotten
         kept = None if forgotten else turn_map.end_of(first)
         assert tracker.complete_seen == tracker.shown.before_roll == kept
+
+
+def test_a_later_turn_leaving_standing_a_blot_seen_taken_before_its_owners_roll_explains_nothing() -> None:
+    """A run of two turns (White's 6-5, then Black's 6-4 from its 13 past White's blots on
+    18 and 16) on a board showing Black's 13/9*/3: without the boards' word it is that run;
+    but with White's 18 seen taken before White's next roll (``gones``), Black's turn hit
+    there, and a play leaving that blot standing explains nothing (rally-hitting 381711452,
+    blots handed over at 5x: the follower's board judged settled, the game lost)."""
+    start = Position.from_counts({13: 4, 8: 3, 6: 5, 18: 1, 16: 1, 24: 1}, {13: 5, 8: 3, 6: 5, 24: 2})
+    first = Play((Move(13, 7, 6), Move(13, 8, 5)))
+    after = RULES.apply(start, first)
+    turn_map = TurnMap(RULES, start, Roll(6, 5))
+    via_16 = Play((Move(13, 9, 4, True), Move(9, 3, 6, False)))
+    assert RULES.is_legal(after, Roll(6, 4), via_16)
+    board = RULES.apply(after, via_16)
+    reading = READER.position_reading(board)
+    rolls = (Roll(6, 4), Roll(3, 1))
+    found = finished_play(Tracker(turn_map), rolls, reading, turn_map.start)
+    assert isinstance(found, Finished) and turn_map.end_of(found.play) == turn_map.end_of(first)
+    taken_18 = 1 << 18  # White's 18 (Black's 7) read empty before White's roll
+    found = finished_play(Tracker(turn_map), rolls, reading, turn_map.start, gones=(0, taken_18))
+    assert not isinstance(found, Finished), found
+    found = finished_play(Tracker(turn_map), rolls, reading, turn_map.start, gones=(0, 1 << 16))
+    assert isinstance(found, Finished) and found.play == first  # the blot it hit seen taken: the same run
