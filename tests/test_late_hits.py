@@ -140,22 +140,29 @@ def test_a_play_hitting_a_blot_its_owner_was_seen_holding_as_it_rolled_is_told_a
     assert unhit is not None and not hits_standing(turn_map, unhit, white_holding)
 
 
-@settings(max_examples=80, deadline=None)
-@given(name=strategies.sampled_from(rule_set_names()), seed=strategies.integers(0, 10**9))
-def test_hits_standing_is_a_hit_of_a_blot_on_a_point_standing_in_every_rule_set(name: str, seed: int) -> None:
-    """``hits_standing`` reads the packed fields; it must agree with the sides the turn map
-    unpacks (each side in its own numbering: trictrac and backgammon mirror the opponent's
-    points, the rally does not), whatever the position, play and points standing."""
+def _random_turn(name: str, rng: random.Random) -> TurnMap | None:
+    """A turn of a game of ``name`` played at random for up to 40 turns (None: it ended)."""
     rules = get_rule_set(name)
-    rng = random.Random(seed)
     game = Game(rules)
     for _ in range(rng.randrange(1, 40)):
         turn_map = TurnMap(rules, game.position, Roll(rng.randint(1, 6), rng.randint(1, 6)))
         keys = list(turn_map.complete_keys())
         game.record(turn_map, turn_map.play_to(rng.choice(keys)) if keys else Play(()))
         if game.result() is not None:
-            return
-    turn_map = TurnMap(rules, game.position, Roll(rng.randint(1, 6), rng.randint(1, 6)))
+            return None
+    return TurnMap(rules, game.position, Roll(rng.randint(1, 6), rng.randint(1, 6)))
+
+
+@settings(max_examples=80, deadline=None)
+@given(name=strategies.sampled_from(rule_set_names()), seed=strategies.integers(0, 10**9))
+def test_hits_standing_is_a_hit_of_a_blot_on_a_point_standing_in_every_rule_set(name: str, seed: int) -> None:
+    """``hits_standing`` reads the packed fields; it must agree with the sides the turn map
+    unpacks (each side in its own numbering: trictrac and backgammon mirror the opponent's
+    points, the rally does not), whatever the position, play and points standing."""
+    rng = random.Random(seed)
+    turn_map = _random_turn(name, rng)
+    if turn_map is None:
+        return
     start = turn_map.sides_of(turn_map.start)[1]
     for key in list(turn_map.complete_keys())[:40]:
         after = turn_map.sides_of(key)[1]
@@ -172,16 +179,10 @@ def test_passes_gone_leaves_a_blot_gone_standing_that_another_play_hits_in_every
     of the turn hits, whatever the position and the points gone."""
     from controller.late_hits import passes_gone
 
-    rules = get_rule_set(name)
     rng = random.Random(seed)
-    game = Game(rules)
-    for _ in range(rng.randrange(1, 40)):
-        turn_map = TurnMap(rules, game.position, Roll(rng.randint(1, 6), rng.randint(1, 6)))
-        keys = list(turn_map.complete_keys())
-        game.record(turn_map, turn_map.play_to(rng.choice(keys)) if keys else Play(()))
-        if game.result() is not None:
-            return
-    turn_map = TurnMap(rules, game.position, Roll(rng.randint(1, 6), rng.randint(1, 6)))
+    turn_map = _random_turn(name, rng)
+    if turn_map is None:
+        return
     start = turn_map.sides_of(turn_map.start)[1]
     keys = list(turn_map.complete_keys())
     hit = {key: {p for p in range(1, 25) if turn_map.sides_of(key)[1][p] < start[p]} for key in keys}
