@@ -50,8 +50,7 @@ class BoardSteps(ControllerState):
         def _done_due(self, time: float) -> Output | None: ...
         def _blot_wait_due(self, time: float) -> Output | None: ...
         def _settle_due(self, time: float) -> Output | None: ...
-        def _hit_left_late(self, state: Moving, key: int) -> bool: ...
-        def _taken_back(self, state: Moving, verdict: Verdict, reading: BoardReading) -> bool: ...
+        def _read_by_next_roll(self, state: Moving, verdict: Verdict, reading: BoardReading) -> tuple[bool, bool]: ...
 
     def _on_snapshot_event(self, event: SnapshotEvent) -> Output:
         previous = self._seen.snapshot
@@ -78,12 +77,13 @@ class BoardSteps(ControllerState):
             tracker.remember(time)  # (a roll read late may turn out to have landed before this board)
         shown_before = tracker.complete_seen
         verdict = self._off_plan(state, tracker.judge(reading, last, opponent_rolled=held > 0, mover_rolled=held > 1))
-        late = (verdict.kind is Kind.COMPLETE and isinstance(state, Moving) and bool(state.held)
-                and verdict.key is not None and self._hit_left_late(state, verdict.key))
-        if late:  # another play's board, a checker moved by its owner after its roll
+        late = taken = False
+        if isinstance(state, Moving) and state.held:
+            late, taken = self._read_by_next_roll(state, verdict, reading)
+        if late or taken:
+            # another play's board (a checker moved by its owner after its roll), or a blot
+            # seen taken back on its point (the next turn's board)
             verdict = Verdict(Kind.WRONG)
-        elif isinstance(state, Moving) and state.held and self._taken_back(state, verdict, reading):
-            verdict = Verdict(Kind.WRONG)  # a blot seen taken back on its point: the next turn's board
         before, self._verdict = self._verdict, verdict
         if isinstance(state, Moving) and state.held and verdict.kind is Kind.LEGAL and (
             before is None or before.kind is not Kind.LEGAL

@@ -29,29 +29,31 @@ BOARDS_AFTER_ROLL = 64
 class NextRollSteps(ControllerState):
     """The next roll's evidence (see the module docstring)."""
 
-    def _hit_left_late(self, state: Moving, key: int) -> bool:
-        """``late_hits.hit_left_late`` for the complete board ``key`` with the next roll held."""
-        gone = self._gone_before_next_roll(state)
-        return gone is not None and hit_left_late(state.turn.map, key, gone)
+    def _read_by_next_roll(self, state: Moving, verdict: Verdict, reading: BoardReading) -> tuple[bool, bool]:
+        """With the next roll held, what the opponent's points read empty before it say of a
+        complete board or a hit still to carry away: (late, taken back).
 
-    def _taken_back(self, state: Moving, verdict: Verdict, reading: BoardReading) -> bool:
-        """With the next roll held, does the board show standing on its point a blot of the
-        opponent's that the boards read gone before its owner's roll, and that the mover's
-        play hits (a complete board of a play passing it: ``late_hits.passes_gone``; or a hit
-        still to carry away)?  The blot was taken; what stands there came back with the next
-        player's hand after its roll, its entry on that point or an illegal move, and the
-        board is the next turn's to judge (trictrac 371811154, blots handed over at 5x:
-        Black's 6-6 22/16*/10/4 7/1, White's blot taken before White threw 5-4, then put back
-        on its point and left there four seconds, a hit pending unwarned)."""
+        Late (``late_hits.hit_left_late``): the complete board is better read as another play,
+        a checker moved by its owner after its roll.  Taken back: the board shows standing on
+        its point a blot gone before its owner's roll that the mover's play hits (a complete
+        board of a play passing it: ``late_hits.passes_gone``; or a hit still to carry away).
+        The blot was taken; what stands there came back with the next player's hand after
+        its roll, its entry on that point or an illegal move, and the board is the next
+        turn's to judge (trictrac 371811154, blots handed over at 5x: Black's 6-6
+        22/16*/10/4 7/1, White's blot taken before White threw 5-4, then put back on its
+        point and left there four seconds, a hit pending unwarned)."""
+        key = verdict.key
+        if key is None or verdict.kind not in (Kind.COMPLETE, Kind.HIT_PENDING):
+            return False, False
         gone = self._gone_before_next_roll(state)
-        if not gone or verdict.key is None:
-            return False
+        if not gone:
+            return False, False
         if verdict.kind is Kind.COMPLETE:
-            return passes_gone(state.turn.map, verdict.key, gone)
-        if verdict.kind is not Kind.HIT_PENDING:
-            return False
+            if hit_left_late(state.turn.map, key, gone):
+                return True, False
+            return False, passes_gone(state.turn.map, key, gone)
         rules, side = self.settings.rules, reading.side(state.turn.colour.opponent)
-        return any(side[point] and gone >> point & 1 for point in map(rules.opponent_point, verdict.hits))
+        return False, any(side[point] and gone >> point & 1 for point in map(rules.opponent_point, verdict.hits))
 
     def _gone_before_next_roll(self, state: Moving) -> int | None:
         """The opponent's points (bit ``p``) the boards read empty from the mover's roll to
