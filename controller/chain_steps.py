@@ -55,8 +55,7 @@ class ChainSteps(ControllerState):
         shown = turn_map.play_to(complete) if complete is not None and turn_map.is_complete(complete) else None
         chain = chain_to(self.settings.rules, self.game.position, rolls, reading.side(WHITE), reading.side(BLACK),
                          shown, self._waypoints(state, time))
-        if (chain is None or not self._chain_hits_seen(state, chain.plays)
-                or self._chain_leaves_gone(state, rolls, chain.plays)):
+        if chain is None or not self._chain_fits_boards(state, rolls, chain.plays):
             return None
         played = self._played_after_next_roll(state)
         if played is not None and turn_map.end_of(chain.plays[0]) not in played:
@@ -84,35 +83,30 @@ class ChainSteps(ControllerState):
                         break
         return tuple(boards)
 
-    def _chain_hits_seen(self, state: Moving, plays: tuple[Play, ...]) -> bool:
-        """Was every blot ``plays`` hit (the turns from ``state``'s on) seen leaving its point,
-        or reaching the bar or pool, since the mover's roll?  A checker a run puts on a point
-        and the next turn hits there never showed on the board otherwise (as in the held
-        search's runs: ``HitsShown.hits_seen``)."""
-        if state.turn.rolled_at == -math.inf:
-            return True
-        shown, position = self._seen.hits_shown(state.turn.rolled_at), self.game.position
-        for play in plays:
-            after = self.settings.rules.apply(position, play)
+    def _chain_fits_boards(self, state: Moving, rolls: tuple[Roll, ...], plays: tuple[Play, ...]) -> bool:
+        """Does each turn of ``plays`` (from ``state``'s on, with ``rolls``) fit what the boards
+        showed, as the held search's runs must?  Every blot it hits was seen leaving its point,
+        or reaching the bar or pool, since the mover's roll: a checker a run puts on a point
+        and the next turn hits there never showed on the board otherwise
+        (``HitsShown.hits_seen``).  And it leaves standing no blot the boards saw taken before
+        its owner's roll when another play of that turn hits it (``late_hits.passes_gone``,
+        ``_gone_in_runs``)."""
+        rules, position, rolled_at = self.settings.rules, self.game.position, state.turn.rolled_at
+        shown = None if rolled_at == -math.inf else self._seen.hits_shown(rolled_at)
+        gones = self._gone_in_runs(state)
+        for index, (play, roll) in enumerate(zip(plays, rolls)):
+            after = rules.apply(position, play)
             opponent = position.turn.opponent
-            if not shown.hits_seen(opponent, position.side(opponent), after.side(opponent)):
+            if shown is not None and not shown.hits_seen(opponent, position.side(opponent), after.side(opponent)):
                 return False
-            position = after
-        return True
-
-    def _chain_leaves_gone(self, state: Moving, rolls: tuple[Roll, ...], plays: tuple[Play, ...]) -> bool:
-        """Does a later turn of ``plays`` leave standing a blot the boards saw taken before
-        its owner's roll, when another play of that turn hits it (``late_hits.passes_gone``,
-        as the held search's runs: ``_gone_in_runs``)?"""
-        rules, position = self.settings.rules, self.game.position
-        for play, roll, gone in zip(plays, rolls, self._gone_in_runs(state)):
+            gone = gones[index] if index < len(gones) else 0
             if gone and play.moves:
                 turn_map = turn_map_for(rules, position, roll)
                 end = turn_map.end_of(play)
                 if end is not None and passes_gone(turn_map, end, gone):
-                    return True
-            position = rules.apply(position, play) if play.moves else position.with_turn(position.turn.opponent)
-        return False
+                    return False
+            position = after
+        return True
 
     def _follow_chain(self, time: float, plays: tuple[Play, ...]) -> Output | None:
         """End the turn and each next with ``plays`` (the held rolls' turns, a pass starting
