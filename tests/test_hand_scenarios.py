@@ -52,6 +52,16 @@ def assert_unwarned(s: Scene, since: float = 0.0) -> None:
     assert warned_frames(s, since) == [], warned_frames(s, since)
 
 
+def assert_black_played_after(s: Scene, white: tuple[str, list[int], str]) -> None:
+    """A pause longer than the grace time, then: nothing warned, White's turn recorded last
+    as ``white`` (colour, roll, play), and Black's play shown whole."""
+    s.advance(1.5)
+    assert_unwarned(s)
+    plays = recorded(s)
+    assert plays[-1] == white, plays
+    assert "Black has played" in s.message, s.message
+
+
 def assert_goes_on(s: Scene, mover: str, dice: tuple[int, int] = (2, 1)) -> None:
     """The next player's roll is taken: journalled for them, and the board no longer says
     that nothing may move."""
@@ -1380,11 +1390,7 @@ def test_the_next_players_hand_taking_the_movers_blot_off_first_is_no_entry_undo
     s.advance(1.7)  # a person's pause before the hitter comes
     s.move(s.zone(B, 8), s.zone(B, 4), B)  # 8/4*
     s.move(s.zone(B, 13), s.zone(B, 11), B)
-    s.advance(1.5)
-    assert_unwarned(s)
-    plays = recorded(s)
-    assert plays[-1] == ("white", [3, 1], "bar/22/21"), plays
-    assert "Black has played" in s.message, s.message
+    assert_black_played_after(s, ("white", [3, 1], "bar/22/21"))
 
 
 def test_a_turn_begun_on_a_board_showing_part_of_its_play_keeps_that_part() -> None:
@@ -1840,11 +1846,7 @@ def test_a_hitter_put_down_on_the_blot_before_taking_it_off_is_a_hit_under_way_i
     assert_unwarned(s)
     s.move(s.zone(W, 2), s.zone(W, 25), W)  # the blot to the bar
     s.move(s.zone(B, 13), s.zone(B, 9), B)
-    s.advance(1.5)
-    assert_unwarned(s)
-    plays = recorded(s)
-    assert plays[-1] == ("white", [2, 1], "13/11 8/7"), plays
-    assert "Black has played" in s.message, s.message
+    assert_black_played_after(s, ("white", [2, 1], "13/11 8/7"))
 
 
 TWO_BLOTS = pos({13: 4, 8: 3, 6: 5, 3: 2}, {8: 1, 3: 1, 13: 5, 6: 5, 24: 2, 11: 1}, white_bar=1)
