@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 from hal.interfaces import BoardSnapshot, LightFrame, SnapshotEvent, Sound
 
 from .held import Undecided, bar_showed, explained_from_seen, hit_undone
+from .chain_steps import whole
+from .revise_steps import waiting_side_moved
 from .phases import AwaitRoll, GameOver, HeldRoll, Moving, Restore, Setup
 from .steps_base import ControllerState
 from .tracking import BoardReading, Kind, StillMap, Tracker, Verdict
@@ -97,6 +99,14 @@ class BoardSteps(ControllerState):
                 return resumed
         if verdict.is_legal:
             return self._on_legal(time, verdict, shown_before)
+        moved = (verdict.kind is Kind.WRONG and isinstance(state, Moving) and not verdict.fault
+                 and state.guesses_settled and whole(reading) and waiting_side_moved(state, reading))
+        if moved and isinstance(state, Moving) and not state.held:
+            # the side not on roll moved, its roll not yet thrown: the turns guessed before this
+            # one played otherwise?  (With a roll held, once the catch-up has looked.)
+            revised = self._revise(time)
+            if revised is not None:
+                return revised
         if verdict.kind is Kind.WRONG and isinstance(state, Moving) and state.held and not late:
             caught = self._catch_up(time, reading)  # the mover had finished; the next player is under way?
             if isinstance(caught, Undecided):  # a hand at work after one of several plays
@@ -107,10 +117,14 @@ class BoardSteps(ControllerState):
                 chained = self._chain_up(time, reading)  # quick hands: the held search lost the way
                 if chained is not None:
                     return chained
-                if state.guessed_from is None:
+                if state.guessed_from is None or state.guesses_settled and not moved:
                     unseen = self._hit_unseen(time, state, reading)  # the last turn hit a blot it seemed to pass?
                     if unseen is not None:
                         return unseen
+                elif moved:
+                    revised = self._revise(time)
+                    if revised is not None:
+                        return revised
         alarm = self._alarm
         if verdict.kind is Kind.WRONG:
             alarm.note_wrong((tracker.key(reading), verdict.fault), time, self._seen.snapshot)
@@ -151,7 +165,7 @@ class BoardSteps(ControllerState):
             moved_on = verdict.kind is Kind.COMPLETE and seen != verdict.key and state.turn.map.is_complete(seen)
             left = (seen, time) if moved_on else state.left
             if self._guesses_shown(state, verdict):
-                state = replace(state, guessed_from=None, guessed_hits=())
+                state = replace(state, guessed_from=None, guessed_hits=(), guesses_settled=False)
             state = replace(state, last_legal=verdict.key, left=left)
             self._stay(state)
             if verdict.kind is Kind.COMPLETE:

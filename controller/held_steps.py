@@ -274,7 +274,7 @@ class HeldSteps(ControllerState):
         out = self._play_held_roll(time, finished.play, finished.follower)
         new = self._state
         if not seen and isinstance(new, Moving):  # the board never showed that play: a guess
-            guessed = replace(new, guessed_from=guessed_from, guessed_hits=guessed_hits)
+            guessed = replace(new, guessed_from=guessed_from, guessed_hits=guessed_hits, guesses_settled=False)
             if not self._guesses_shown(guessed, self._verdict):  # (unless this very board shows it)
                 self._stay(guessed)
         if self._verdict is not None and self._verdict.kind is Kind.WRONG:

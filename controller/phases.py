@@ -131,6 +131,11 @@ class Moving:
     guessed_hits: tuple[int, ...] = ()
     """For each turn from ``guessed_from`` on, the opponent's checkers the bar (or pool)
     showed its play hit: a revision keeps those hits (a blot seen hit was not passed)."""
+    guesses_settled: bool = False
+    """The board showed where the guessed turns ended (this turn's start, as the roll came
+    over it), not the plays that led there: only a board with the waiting side's checkers
+    moved looks at them again (the mover cannot move those; an illegal move of its own is
+    never excused by the turns before read otherwise)."""
 
     kind: ClassVar[Phase] = Phase.MOVING
 

@@ -73,7 +73,7 @@ class ReviseSteps(ControllerState):
         state, reading = self._state, self._reading
         if not isinstance(state, Moving) or reading is None or reading.unreadable:
             return None
-        if state.guessed_from is None:
+        if state.guessed_from is None or state.guesses_settled and not waiting_side_moved(state, reading):
             unseen = self._hit_unseen(time, state, reading)
             return unseen if unseen is not None else self._hit_not_made(time, state, reading)
         history = self.game.history
@@ -232,3 +232,12 @@ class ReviseSteps(ControllerState):
         caught = self._catch_up(time, reading, cascade=True) if isinstance(state, Moving) and state.held else None
         out = started if caught is None or isinstance(caught, Undecided) else caught.after(started.entries)
         return replace(out.after(tuple(entries)), log=(said, *out.log))
+
+
+def waiting_side_moved(state: Moving, reading: BoardReading) -> bool:
+    """Does ``reading`` show a checker of the side not on roll on a point where this turn's
+    start has fewer?  The mover cannot put one there (it only takes blots away)."""
+    turn_map = state.turn.map
+    waiting = reading.side(state.turn.colour.opponent)
+    start = turn_map.sides_of(turn_map.start)[1]
+    return any(waiting[point] > start[point] for point in range(1, BAR))  # (a hidden zone reads 0)

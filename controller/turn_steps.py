@@ -16,6 +16,8 @@ from hal.interfaces import Sound
 
 from . import guidance
 from .alarm import BLOT_WAIT, WrongBoard
+from .held import hits_shown
+from .revise_steps import REVISE_TURNS
 from .journal_entries import Entry, GameOverEntry, RollEntry, TurnEntry, stamp
 from .notation.moves import format_play
 from .notation.position_json import position_to_json
@@ -168,9 +170,31 @@ class TurnSteps(ControllerState):
             )
         self._go(T.PLAY_COMPLETE, AwaitRoll(state.turn.rolled_at))
         if next_roll is not None:
-            return self._start_turn(time, next_roll, T.ROLL, later=later, rolled_at=rolled_at,
-                                    searched=searched, previous=state.turn).after(tuple(journal))
+            out = self._start_turn(time, next_roll, T.ROLL, later=later, rolled_at=rolled_at,
+                                   searched=searched, previous=state.turn)
+            self._carry_guesses(state)
+            return out.after(tuple(journal))
         return self._output(journal=tuple(journal), frame=self._guidance())
+
+    def _carry_guesses(self, ended: Moving) -> None:
+        """The turn begun after ``ended`` keeps the turns ``ended`` had guessed (a board
+        showing the end of a run of turns caught up at once says nothing of the plays that
+        led there): a wrong board in it may still be those turns played otherwise.  Trictrac
+        386311590 at 20x: White's 24/21 24/22, Black's 6/3* 13/11 and White's bar/23 with an
+        illegal 6/2 all made between two boards, read as 24/21 6/4, 6/3 13/11 and a complete
+        24/23 4/2; White put the 6/2 right and played 8/7 after Black had thrown, warned for
+        good and the game lost."""
+        new, first = self._state, ended.guessed_from
+        if first is None or not isinstance(new, Moving) or new.guessed_from is not None and new.guessed_from <= first:
+            return
+        later = len(self.game.history) if new.guessed_from is None else new.guessed_from
+        hits = (*ended.guessed_hits, hits_shown(ended.turn.tracker))[:later - first]
+        hits = (*hits, *(0,) * (later - first - len(hits)), *new.guessed_hits)  # (a pass between hit nothing)
+        oldest = len(self.game.history) - REVISE_TURNS  # (turns never looked at again are guesses no more)
+        if oldest > first:
+            first, hits = oldest, hits[oldest - first:]
+        self._stay(replace(new, guessed_from=first, guessed_hits=hits,
+                               guesses_settled=new.guessed_from is None or new.guesses_settled))
 
     def _done(self, time: float, state: Moving) -> Output:
         """Done during a turn: ends a complete play, else waits the grace time for the board to show one."""

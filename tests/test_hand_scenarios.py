@@ -20,7 +20,9 @@ from game_follow import GameFollow
 from scenario_kit import B, Scene, W, opened, pos, scene, zones_of
 
 from controller.machine import Phase
+from controller.notation.moves import format_play
 from controller.rules import Colour, Position, Roll
+from controller.rules.game import TurnRecord
 from hal.interfaces import Button, Sound
 from hal.interfaces import LightColour as L
 from hal.zones import Checker
@@ -1366,6 +1368,72 @@ def test_a_hit_no_board_showed_is_read_when_the_players_move_on_over_the_owner_o
     follow.thrown = [(6, 2), (4, 1), (3, 3)]
     follow.entries(s.journal)
     assert follow.position == s.controller.game.position and follow.roll == Roll(3, 3) and not follow.thrown
+
+
+def _three_turns_between_two_boards() -> Scene:
+    """Trictrac 386311590 at 20x, its opening: White's 3-2 tried 6 to 22 first (warned),
+    then 24/21 24/22; Black's 6/3* 13/11; White's bar/23 and 6 to 2 (no 4 to play) with its
+    2-1, all between two boards.  That board is also 24/21 6/4, 6/3 13/11 and a complete
+    24/23 4/2, as the held rolls' catch-up reads it; Black throws 6-2 over it."""
+    s = opened("trictrac", dice=(3, 2))
+    s.move(s.zone(W, 6), s.zone(W, 22), W)
+    s.advance(LOOK)
+    assert s.warnings() == 1
+    s.move(s.zone(W, 22), s.zone(W, 6), W, settle=0.0)
+    s.move(s.zone(W, 24), s.zone(W, 21), W, settle=0.0)
+    s.lift(s.zone(W, 24), W, settle=0.0)
+    s.throw(3, 2, settle=0.0)  # Black's roll, White's checker in the hand
+    s.place(s.zone(W, 22), W, settle=0.0)
+    s.move(s.zone(W, 22), s.zone(W, 25), W, settle=0.0)  # Black's hand takes the blot ...
+    s.move(s.zone(B, 6), s.zone(B, 3), B, settle=0.0)  # ... for 6/3*
+    s.move(s.zone(B, 13), s.zone(B, 11), B, settle=0.0)
+    s.throw(2, 1, settle=0.0)  # White's roll
+    s.move(s.zone(W, 25), s.zone(W, 23), W, settle=0.0)
+    s.move(s.zone(W, 6), s.zone(W, 2), W)
+    s.advance(LOOK)
+    assert played(s) == [("white", (3, 2), "24/21 6/4"), ("black", (3, 2), "6/3 13/11")], played(s)
+    s.throw(6, 2)
+    assert played(s)[-1] == ("white", (2, 1), "4/2 24/23") and "Black to play 6-2" in s.message, played(s)
+    return s
+
+
+def played(s: Scene) -> list[tuple[str, tuple[int, int], str]]:
+    """The game's turns as the controller holds them now (re-read turns as re-read)."""
+    rules = s.controller.settings.rules
+    return [(r.colour.value, (r.roll.first, r.roll.second), format_play(r.play, rules))
+            for r in s.controller.game.history if isinstance(r, TurnRecord)]
+
+
+def test_a_run_of_turns_caught_up_at_once_is_read_again_when_the_waiting_side_moves_after_the_next_roll() -> None:
+    """The board showing where a run of turns caught up at once ended says nothing of the
+    plays that led there: the turns stay guesses into the next turn (``Moving.guesses_settled``).
+    Here White, after Black's roll, puts its 6 to 2 right and plays 8/7: no move of Black's
+    makes that board (a checker of White's where the turn began with none), so the run is
+    read again as made, with no warning.  Before, every board after that was warned and the
+    game was lost (308 of 308 plays)."""
+    s = _three_turns_between_two_boards()
+    since = s.now
+    s.move(s.zone(W, 2), s.zone(W, 6), W, settle=0.0)
+    s.move(s.zone(W, 8), s.zone(W, 7), W)
+    s.advance(LOOK)
+    assert_unwarned(s, since)
+    truth = [("white", (3, 2), "24/21 24/22"), ("black", (3, 2), "6/3* 13/11"), ("white", (2, 1), "bar/23 8/7")]
+    assert played(s) == truth, played(s)
+    s.move(s.zone(B, 3), s.zone(B, 1), B)
+    s.move(s.zone(B, 24), s.zone(B, 18), B)
+    assert s.controller.game.turn is B and "Hit!" in s.message, s.message  # 24/18*: the blot to the bar
+    assert_unwarned(s, since)
+
+
+def test_a_run_of_turns_caught_up_at_once_does_not_excuse_the_next_players_illegal_move() -> None:
+    """The other side: with the run's end shown, a wrong board with the waiting side as it
+    stood is the mover's own, and an illegal move is warned, the run kept as read."""
+    s = _three_turns_between_two_boards()
+    before, since = played(s), s.now
+    s.move(s.zone(B, 13), s.zone(B, 10), B)  # no 3 to play
+    s.advance(LOOK)
+    assert s.warnings(since) == 1 and s.message.startswith("Illegal"), s.message
+    assert played(s) == before, played(s)
 
 
 def test_the_next_players_hand_taking_the_movers_blot_off_first_is_no_entry_undone() -> None:
