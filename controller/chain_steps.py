@@ -60,12 +60,13 @@ class ChainSteps(ControllerState):
         played = self._played_after_next_roll(state)
         if played is not None and turn_map.end_of(chain.plays[0]) not in played:
             return None  # the boards after the next roll showed another play (``next_roll_steps``)
-        guessed_from = len(self.game.history) if state.guessed_from is None else state.guessed_from
+        fresh = state.guessed_from is None or state.guesses_settled  # (a run guessed before, its end shown: not extended)
+        guessed_from = len(self.game.history) if fresh else state.guessed_from
+        hits = (*(() if fresh else state.guessed_hits), *(0,) * len(chain.plays))
         out = self._follow_chain(time, chain.plays)
         new = self._state
-        if isinstance(new, Moving) and new.guessed_from is None:  # never seen: a later board may revise them
-            self._stay(replace(new, guessed_from=guessed_from,
-                               guessed_hits=(*state.guessed_hits, *(0,) * len(chain.plays))))
+        if isinstance(new, Moving):  # never seen: a later board may revise them
+            self._stay(replace(new, guessed_from=guessed_from, guessed_hits=hits, guesses_settled=False))
         return out
 
     def _waypoints(self, state: Moving, time: float) -> tuple[Board | None, ...]:

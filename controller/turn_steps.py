@@ -185,14 +185,12 @@ class TurnSteps(ControllerState):
         24/23 4/2; White put the 6/2 right and played 8/7 after Black had thrown, warned for
         good and the game lost."""
         new, first = self._state, ended.guessed_from
-        if first is None or not isinstance(new, Moving) or new.guessed_from is not None and new.guessed_from <= first:
-            return
+        if (first is None or not isinstance(new, Moving) or len(self.game.history) - first > REVISE_TURNS
+                or new.guessed_from is not None and new.guessed_from <= first):
+            return  # (turns never looked at again are guesses no more)
         later = len(self.game.history) if new.guessed_from is None else new.guessed_from
         hits = (*ended.guessed_hits, hits_shown(ended.turn.tracker))[:later - first]
         hits = (*hits, *(0,) * (later - first - len(hits)), *new.guessed_hits)  # (a pass between hit nothing)
-        oldest = len(self.game.history) - REVISE_TURNS  # (turns never looked at again are guesses no more)
-        if oldest > first:
-            first, hits = oldest, hits[oldest - first:]
         self._stay(replace(new, guessed_from=first, guessed_hits=hits,
                                guesses_settled=new.guessed_from is None or new.guesses_settled))
 

@@ -362,6 +362,20 @@ def test_quick_hands_leave_the_game_on_the_board(name: str, noise: float, speed:
     assert len(report.mismatches) <= misread, report.mismatches
 
 
+@pytest.mark.parametrize("seed", [386311590, 386711602])
+def test_a_run_of_turns_caught_up_at_once_is_read_again_when_the_waiting_side_moves(seed: int) -> None:
+    """Trictrac at 20x a person (hands as people move them, noise 7.5): three turns made
+    between two boards, the last with an illegal move that made a complete board of the run
+    read otherwise; the player put it right after the next roll, and the game was lost (308
+    of 308 plays misread).  The run's turns stay guesses into the next turn, and a board
+    with the waiting side moved reads them again (``Moving.guesses_settled``).  The illegal
+    move itself, a complete board of the run as read, stays unwarned: no board told."""
+    table, report = careless_table("trictrac", seed, 7.5, 0.2, 20.0, habits="real")
+    assert table.controller.match.winner() is not None and report.games == 1, report.mismatches[:3]
+    assert report.false_warnings == [] and report.illegal_attempts - report.attempts_warned <= 1
+    assert len(report.mismatches) <= 2, report.mismatches
+
+
 @pytest.mark.parametrize(("name", "noise", "illegal", "seed"), [
     ("rally-hitting", 5.0, 0.2, 1250537516),  # a blot lifted after the roll: no second hit
     ("rally-hitting", 7.5, 0.2, 1250537516),
