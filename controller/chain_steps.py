@@ -10,7 +10,7 @@ from dataclasses import replace
 from itertools import islice
 from typing import TYPE_CHECKING
 
-from .held_chain import Board, chain_to
+from .held_chain import Board, chains_to
 from .late_hits import passes_gone
 from .phases import Moving
 from .rules.turn import turn_map as turn_map_for
@@ -24,6 +24,11 @@ if TYPE_CHECKING:
 
 WAYPOINT_BOARDS = 8
 """Boards looked at, the latest first, for one seen whole during a held roll's turn."""
+WIDEN_FROM = 5
+"""Rolls (the turn's and those held) from which a run not found is looked for again in a
+wider beam (``WIDEN`` times: tens of milliseconds; rally-hitting 386111583 at 20x, seven
+turns between two boards, lost for good with the narrow beam)."""
+WIDEN = 4
 
 
 def whole(reading: BoardReading) -> bool:
@@ -52,14 +57,20 @@ class ChainSteps(ControllerState):
             return None
         rolls = (state.turn.roll, *(h.roll for h in state.held))
         turn_map, complete = state.turn.map, state.turn.tracker.complete_seen
-        shown = turn_map.play_to(complete) if complete is not None and turn_map.is_complete(complete) else None
-        chain = chain_to(self.settings.rules, self.game.position, rolls, reading.side(WHITE), reading.side(BLACK),
-                         shown, self._waypoints(state, time))
-        if chain is None or not self._chain_fits_boards(state, rolls, chain.plays):
+        played = self._played_after_next_roll(state)  # (the boards after the next roll showed the play)
+        if complete is None or not turn_map.is_complete(complete):
+            complete = played[0] if played is not None and len(played) == 1 else None
+        shown = None if complete is None else turn_map.play_to(complete)
+        chain = None
+        for widen in (1, WIDEN) if len(rolls) >= WIDEN_FROM else (1,):
+            chains = chains_to(self.settings.rules, self.game.position, rolls, reading.side(WHITE),
+                               reading.side(BLACK), shown, self._waypoints(state, time), widen)
+            chain = next((chain for chain in chains if self._chain_fits_boards(state, rolls, chain.plays) and (
+                played is None or turn_map.end_of(chain.plays[0]) in played)), None)
+            if chain is not None:
+                break
+        if chain is None:
             return None
-        played = self._played_after_next_roll(state)
-        if played is not None and turn_map.end_of(chain.plays[0]) not in played:
-            return None  # the boards after the next roll showed another play (``next_roll_steps``)
         fresh = state.guessed_from is None or state.guesses_settled  # (a run guessed before, its end shown: not extended)
         guessed_from = len(self.game.history) if fresh else state.guessed_from
         hits = (*(() if fresh else state.guessed_hits), *(0,) * len(chain.plays))
@@ -71,7 +82,7 @@ class ChainSteps(ControllerState):
 
     def _waypoints(self, state: Moving, time: float) -> tuple[Board | None, ...]:
         """Per roll of the turn and the rolls held, the last board seen whole (every checker
-        on it, none mixed) between that roll and the next (``chain_to`` follows them; not
+        on it, none mixed) between that roll and the next (``chains_to`` follows them; not
         looked for the turn's own roll, nor the last, whose board is the one explained)."""
         thrown = (*(held.thrown for held in state.held), time)
         boards: list[Board | None] = [None] * (len(thrown) + 1)

@@ -29,6 +29,10 @@ BEAM = 24
 """Positions kept after each turn, the nearest to the board first."""
 MAX_EXPANDED = 160
 """Turns whose results are worked out for one board, at most (a few milliseconds each ten)."""
+CANDIDATES = 4
+"""Runs of as many turns given for one board, at most (a run whose hits no board showed is
+left for the next: trictrac 386111583 at 20x, the nearest run of seven turns hit twice
+where the boards showed one hit, the next the game's own)."""
 HIT = 20
 """The distance a hit between two boards counts (a run with one is less likely than one without)."""
 HIT_PIPS = 24
@@ -49,15 +53,27 @@ class Chain:
     plays: tuple[Play, ...]
 
 
-@functools.lru_cache(maxsize=8)  # a board a hand leaves standing is posted again, and asked again
 def chain_to(rules: RuleSet, start: Position, rolls: tuple[Roll, ...], white: tuple[int, ...],
              black: tuple[int, ...], shown: Play | None = None, waypoints: tuple[Board | None, ...] = ()) -> Chain | None:
-    """The run of legal plays from ``start`` (its mover with ``rolls[0]``, then each next
+    """The first of ``chains_to``'s runs, or None."""
+    chains = chains_to(rules, start, rolls, white, black, shown, waypoints)
+    return chains[0] if chains else None
+
+
+@functools.lru_cache(maxsize=8)  # a board a hand leaves standing is posted again, and asked again
+def chains_to(rules: RuleSet, start: Position, rolls: tuple[Roll, ...], white: tuple[int, ...],
+              black: tuple[int, ...], shown: Play | None = None,
+              waypoints: tuple[Board | None, ...] = (), widen: int = 1) -> tuple[Chain, ...]:
+    """The runs of legal plays from ``start`` (its mover with ``rolls[0]``, then each next
     turn with the next roll) after which the board of ``white`` and ``black`` counts (own
-    numbering, 26 each) is a state of the next turn, at least one turn on and the most
-    turns on first; None when the beam finds none within ``MAX_EXPANDED`` turns.
+    numbering, 26 each) is a state of the next turn, at least one turn on: those of the
+    most turns on, the nearest the board first (up to ``CANDIDATES``: the caller keeps the
+    first the boards seen between allow); none when the beam finds none
+    within ``MAX_EXPANDED`` turns (``widen`` times as wide a beam and as many turns: the
+    caller's second look when the first found no run the boards allow).
     ``shown``: the first turn's play a board showed complete, kept first in the beam
-    whatever the board's distance from it (trictrac 100003 at 20x: Black's 44 seen complete
+    whatever the board's distance from it, and a board later turns reach from it and
+    otherwise reached by it (trictrac 100003 at 20x: Black's 44 seen complete
     and its blot hit by the next turn ranked 30th of 82, out of the beam, the game lost).
     ``waypoints``: per roll, a board seen whole while that roll's turn was under way (White's
     and Black's counts), or None: the beam after the turn before it keeps the positions
@@ -65,41 +81,50 @@ def chain_to(rules: RuleSet, start: Position, rolls: tuple[Roll, ...], white: tu
     target = {Colour.WHITE: white, Colour.BLACK: black}
     beam: list[tuple[Position, tuple[Play, ...]]] = [(start, ())]
     expanded = 0
-    found: Chain | None = None
+    found: list[tuple[Chain, ...]] = []
+    first: Play | None = None  # the shown play, as the first turn's results have it
     for turn in range(len(rolls) - 1):
         results: dict[Position, tuple[Play, ...]] = {}
         for position, plays in beam:
-            if expanded >= MAX_EXPANDED:
+            if expanded >= MAX_EXPANDED * widen:
                 break
             expanded += 1
             after = rules.legal_results(position, rolls[turn])
             if not after:  # no legal move: the turn passes
                 results.setdefault(position.with_turn(position.turn.opponent), (*plays, Play()))
             for result, play in after.items():
-                if result not in results and rules.result(result) is None:
-                    results[result] = (*plays, play)
+                if rules.result(result) is not None:
+                    continue
+                known = results.get(result)
+                if known is None or first is not None and plays[0] == first and known[0] != first:
+                    results[result] = (*plays, play)  # (the same board by the shown play first, kept so)
         if not results:
             break
         ranked = list(results)
         distance, fits = _measure(ranked, target, _dice_left(start.turn, rolls, turn + 1), rolls[turn + 1],
                                   rules.HITTING)
         order = np.argsort(distance, kind="stable")
+        here = []
         for index in order[fits[order]]:  # every board this turn may have left, not only the beam's
             if _state_of(rules, ranked[index], rolls[turn + 1], target):
-                found = Chain(results[ranked[index]])
-                break
+                here.append(Chain(results[ranked[index]]))
+                if len(here) == CANDIDATES:
+                    break
+        if here:
+            found.append(tuple(here))
         waypoint = waypoints[turn + 1] if turn + 2 < len(rolls) and turn + 1 < len(waypoints) else None
         if waypoint is not None:  # a board the next turn showed: the positions nearest it first
             seen = {Colour.WHITE: waypoint[0], Colour.BLACK: waypoint[1]}
             near, _ = _measure(ranked, seen, _dice_left(start.turn, rolls[:turn + 2], turn + 1), rolls[turn + 1],
                                rules.HITTING)
             order = np.lexsort((distance, near))
-        beam = [(ranked[index], results[ranked[index]]) for index in order[:BEAM]]
+        beam = [(ranked[index], results[ranked[index]]) for index in order[:BEAM * widen]]
         if turn == 0 and shown is not None and shown.moves:
             kept = rules.apply(start, shown)
             if kept in results:  # first: expanded before ``MAX_EXPANDED`` runs out
                 beam = [(kept, results[kept]), *(entry for entry in beam if entry[0] != kept)]
-    return found
+                first = results[kept][0]
+    return found[-1] if found else ()  # (a run of fewer turns, where more fit, would excuse the board)
 
 
 def _state_of(rules: RuleSet, position: Position, roll: Roll, target: dict[Colour, tuple[int, ...]]) -> bool:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from scenario_kit import B, W, opened
 
 from controller import held_chain
-from controller.held_chain import Chain, chain_to
+from controller.held_chain import Chain, chain_to, chains_to
 from controller.rules import BAR, BLACK, Move, Play, Position, Roll, get_rule_set, rule_set_names
 from controller.rules.turn import turn_map
 
@@ -175,10 +175,10 @@ def test_the_play_a_board_showed_complete_is_kept_in_the_beam(monkeypatch: pytes
     assert rules.apply(start, chain.plays[0]) == rules.apply(start, shown)
     # kept whatever the beam's width: with one position a turn, the 4-4 shown is the one
     monkeypatch.setattr(held_chain, "BEAM", 1)
-    chain_to.cache_clear()
+    chains_to.cache_clear()
     chain = chain_to(rules, start, rolls, white, black, shown)
     assert chain is not None and rules.apply(start, chain.plays[0]) == rules.apply(start, shown)
-    chain_to.cache_clear()
+    chains_to.cache_clear()
 
 
 def test_four_turns_no_board_stood_between_are_recorded_as_played() -> None:

@@ -362,6 +362,26 @@ def test_quick_hands_leave_the_game_on_the_board(name: str, noise: float, speed:
     assert len(report.mismatches) <= misread, report.mismatches
 
 
+@pytest.mark.parametrize(("name", "seed", "misread"), [
+    ("rally-hitting", 386111583, 1),  # seven turns between two boards, the first's blot handed over
+    ("rally-hitting", 386511595, 2),
+    ("rally-hitting", 386911608, 0),
+    ("backgammon", 386411593, 0),
+])
+def test_many_turns_between_two_boards_are_found_by_a_wider_beam(name: str, seed: int, misread: int) -> None:
+    """At 20x a person (hands as people move them, noise 7.5) six or more turns went by
+    between two boards seen whole, and the run of legal plays to the board
+    (``controller.held_chain``) lay outside the beam: the rolls piled up to fifty and the
+    game was lost for good.  The caller looks again with a beam ``WIDEN`` times as wide from
+    ``WIDEN_FROM`` rolls on, keeps the first run of the most turns the boards between allow
+    (up to ``CANDIDATES``), and starts the beam from the play the boards after the next roll
+    showed, by which the same board is reached."""
+    table, report = careless_table(name, seed, 7.5, 0.2, 20.0, habits="real")
+    assert table.controller.match.winner() is not None and report.games == 1, report.mismatches[:3]
+    assert report.false_warnings == [] and report.attempts_warned == report.illegal_attempts
+    assert len(report.mismatches) <= misread, report.mismatches
+
+
 @pytest.mark.parametrize("seed", [386311590, 386711602])
 def test_a_run_of_turns_caught_up_at_once_is_read_again_when_the_waiting_side_moves(seed: int) -> None:
     """Trictrac at 20x a person (hands as people move them, noise 7.5): three turns made
