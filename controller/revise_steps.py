@@ -12,7 +12,9 @@ import math
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from .chain_steps import WIDEN, whole
 from .held import Finished, Undecided, finished_play
+from .held_chain import chains_to
 from .journal_entries import TakebackEntry, stamp
 from .late_hits import passes_gone
 from .notation.moves import format_play
@@ -20,7 +22,7 @@ from .phases import HeldRoll, Moving
 from .rules.game import TurnRecord
 from .rules.reach import MOVER
 from .rules.turn import turn_map as turn_map_for
-from .rules.values import BAR, Play
+from .rules.values import BAR, BLACK, WHITE, Play
 from .steps_base import ControllerState
 from .tracking import Kind, Tracker, Verdict
 from .transitions import Trigger
@@ -44,6 +46,8 @@ class ReviseSteps(ControllerState):
                         later: tuple[HeldRoll, ...] = ()) -> Output: ...
         def _catch_up(self, time: float, reading: BoardReading, cascade: bool = False) -> Output | Undecided | None: ...
         def _next_seq(self) -> int: ...
+        def _stay(self, state: Moving) -> None: ...
+        def _follow_chain(self, time: float, plays: tuple[Play, ...]) -> Output | None: ...
         def _gone_between(self, owner: Colour, rolled_at: float, owner_rolled_at: float,
                           exact: bool = False, from_roll: bool = False) -> int | None: ...
 
@@ -92,7 +96,65 @@ class ReviseSteps(ControllerState):
             if (isinstance(found, Finished) and turn_map.end_of(found.play) != turn_map.end_of(first.play)
                     and self._keeps_hits_shown(state, first_index, turn_map, found, rolls, reading)):
                 return self._record_anew(time, len(records), rolls, found)
+        return self._rechain(time, state, reading)
+
+    def _rechain(self, time: float, state: Moving, reading: BoardReading) -> Output | None:
+        """The guessed turns and the rolls since, too many for the held search: the run of
+        legal plays from the first guessed turn to a board seen whole (``held_chain``, as
+        ``chain_steps`` does from this turn), if it plays those turns otherwise and hits at
+        least the checkers the bar or pool showed each hit; recorded anew, still guesses.
+        Rally-hitting 415000447 at 5x (hands over, an illegal move every turn): Black's
+        24/19 bar/21 and White's bar/21* 20/19* caught up at once and read as bar/21/16 and
+        bar/21 20/19; every board after was wrong, the rolls piled up and the game was lost."""
+        assert state.guessed_from is not None
+        history = self.game.history
+        first_index = max(state.guessed_from, len(history) - REVISE_TURNS)
+        records = history[first_index:]
+        if not records or not whole(reading) or not all(isinstance(record, TurnRecord) for record in records):
+            return None
+        rolls = (*(record.roll for record in records), state.turn.roll,  # type: ignore[union-attr]
+                 *(h.roll for h in state.held))
+        first = records[0]
+        assert isinstance(first, TurnRecord)
+        shown = state.guessed_hits[first_index - state.guessed_from:]
+        for widen in (1, WIDEN):
+            for chain in chains_to(self.settings.rules, first.before, rolls, reading.side(WHITE),
+                                   reading.side(BLACK), None, (), widen):
+                plays = chain.plays
+                if len(plays) <= len(records):
+                    break  # (a run ending in the guessed turns: the held search's to read)
+                if any(play.hits < hits for play, hits in zip(plays, shown)):
+                    continue
+                if all(play == record.play for play, record in zip(plays, records)):  # type: ignore[union-attr]
+                    continue  # (the turns as recorded: this turn's board is wrong)
+                return self._record_run_anew(time, len(records), rolls[1:], plays, first_index, shown)
         return None
+
+    def _record_run_anew(self, time: float, count: int, rolls: tuple[Roll, ...], plays: tuple[Play, ...],
+                         first_index: int, shown: tuple[int, ...]) -> Output:
+        """Take back the last ``count`` turns and play ``plays`` from the first of them, the
+        rest of ``rolls`` held; the turns stay guesses from ``first_index`` (``shown``: the
+        hits the bar or pool showed in each, as before)."""
+        entries = []
+        first = None
+        for _ in range(count):
+            first = self.game.undo()
+            assert isinstance(first, TurnRecord)
+            entries.append(TakebackEntry(self._next_seq(), stamp(time), first.colour, first.roll))
+        assert first is not None
+        said = (f"Board re-read: {first.colour.value}'s {first.roll} was "
+                f"{format_play(plays[0], self.settings.rules)}, not {format_play(first.play, self.settings.rules)}")
+        held = tuple(HeldRoll(roll, time) for roll in rolls)
+        out = self._start_turn(time, first.roll, Trigger.REVISE, journal_roll=False, later=held)
+        followed = self._follow_chain(time, plays)
+        if followed is not None:
+            out = followed.after(out.entries)
+        new = self._state
+        if isinstance(new, Moving):
+            turns = len(self.game.history) - first_index
+            self._stay(replace(new, guessed_from=first_index, guessed_hits=(*shown, *(0,) * turns)[:turns],
+                               guesses_settled=False))
+        return replace(out.after(tuple(entries)), log=(said, *out.log))
 
     def _hit_unseen(self, time: float, state: Moving, reading: BoardReading) -> Output | None:
         """With no turn guessed: when the next roll came over this turn short of complete and
