@@ -135,15 +135,7 @@ class ReviseSteps(ControllerState):
         """Take back the last ``count`` turns and play ``plays`` from the first of them, the
         rest of ``rolls`` held; the turns stay guesses from ``first_index`` (``shown``: the
         hits the bar or pool showed in each, as before)."""
-        entries = []
-        first = None
-        for _ in range(count):
-            first = self.game.undo()
-            assert isinstance(first, TurnRecord)
-            entries.append(TakebackEntry(self._next_seq(), stamp(time), first.colour, first.roll))
-        assert first is not None
-        said = (f"Board re-read: {first.colour.value}'s {first.roll} was "
-                f"{format_play(plays[0], self.settings.rules)}, not {format_play(first.play, self.settings.rules)}")
+        entries, first, said = self._take_back(time, count, plays[0])
         held = tuple(HeldRoll(roll, time) for roll in rolls)
         out = self._start_turn(time, first.roll, Trigger.REVISE, journal_roll=False, later=held)
         followed = self._follow_chain(time, plays)
@@ -154,7 +146,7 @@ class ReviseSteps(ControllerState):
             turns = len(self.game.history) - first_index
             self._stay(replace(new, guessed_from=first_index, guessed_hits=(*shown, *(0,) * turns)[:turns],
                                guesses_settled=False))
-        return replace(out.after(tuple(entries)), log=(said, *out.log))
+        return replace(out.after(entries), log=(said, *out.log))
 
     def _hit_unseen(self, time: float, state: Moving, reading: BoardReading) -> Output | None:
         """With no turn guessed: when the next roll came over this turn short of complete and
@@ -273,27 +265,35 @@ class ReviseSteps(ControllerState):
             play = later.play
         return True
 
+    def _take_back(self, time: float, count: int, play: Play) -> tuple[tuple[TakebackEntry, ...], TurnRecord, str]:
+        """Undo the last ``count`` turns: their takeback entries, the first of them, and the
+        line saying it was ``play``."""
+        entries = []
+        first = None
+        for _ in range(count):
+            first = self.game.undo()
+            if not isinstance(first, TurnRecord):
+                raise TypeError(f"a turn taken back to re-read is not a turn record: {first!r}")
+            entries.append(TakebackEntry(self._next_seq(), stamp(time), first.colour, first.roll))
+        if first is None:
+            raise ValueError("no turn taken back to re-read")
+        rules = self.settings.rules
+        said = (f"Board re-read: {first.colour.value}'s {first.roll} was {format_play(play, rules)}, "
+                f"not {format_play(first.play, rules)}")
+        return tuple(entries), first, said
+
     def _record_anew(self, time: float, count: int, rolls: tuple[Roll, ...], found: Finished) -> Output:
         """Take back the last ``count`` turns and play them again from the board: the first
         with ``found``'s play, the rest as the held rolls' catch-up finds them."""
         reading = self._reading
         assert reading is not None
-        entries = []
-        first = None
-        for _ in range(count):
-            first = self.game.undo()
-            assert isinstance(first, TurnRecord)
-            entries.append(TakebackEntry(self._next_seq(), stamp(time), first.colour, first.roll))
-        assert first is not None
-        rules = self.settings.rules
-        said = (f"Board re-read: {first.colour.value}'s {first.roll} was {format_play(found.play, rules)}, "
-                f"not {format_play(first.play, rules)}")
+        entries, first, said = self._take_back(time, count, found.play)
         held = tuple(HeldRoll(roll, time) for roll in rolls)
         started = self._start_turn(time, first.roll, Trigger.REVISE, journal_roll=False, later=held)
         state = self._state
         caught = self._catch_up(time, reading, cascade=True) if isinstance(state, Moving) and state.held else None
         out = started if caught is None or isinstance(caught, Undecided) else caught.after(started.entries)
-        return replace(out.after(tuple(entries)), log=(said, *out.log))
+        return replace(out.after(entries), log=(said, *out.log))
 
 
 def waiting_side_moved(state: Moving, reading: BoardReading) -> bool:
