@@ -29,6 +29,7 @@ from .transitions import Trigger
 
 if TYPE_CHECKING:
     from .outputs import Output
+    from .rules.base import RuleSet
     from .rules.turn import TurnMap
     from .rules.values import Colour, Roll
     from .tracking import BoardReading
@@ -106,26 +107,24 @@ class ReviseSteps(ControllerState):
         Rally-hitting 415000447 at 5x (hands over, an illegal move every turn): Black's
         24/19 bar/21 and White's bar/21* 20/19* caught up at once and read as bar/21/16 and
         bar/21 20/19; every board after was wrong, the rolls piled up and the game was lost."""
-        assert state.guessed_from is not None
-        history = self.game.history
-        first_index = max(state.guessed_from, len(history) - REVISE_TURNS)
-        records = history[first_index:]
-        if not records or not whole(reading) or not all(isinstance(record, TurnRecord) for record in records):
+        if state.guessed_from is None or not whole(reading):
             return None
-        rolls = (*(record.roll for record in records), state.turn.roll,  # type: ignore[union-attr]
-                 *(h.roll for h in state.held))
-        first = records[0]
-        assert isinstance(first, TurnRecord)
+        history, rules = self.game.history, self.settings.rules
+        first_index = max(state.guessed_from, len(history) - REVISE_TURNS)
+        records = [record for record in history[first_index:] if isinstance(record, TurnRecord)]
+        if not records or len(records) < len(history) - first_index:
+            return None  # (a cube action between: nothing before it is looked at again)
+        rolls = (*(record.roll for record in records), state.turn.roll, *(h.roll for h in state.held))
         shown = state.guessed_hits[first_index - state.guessed_from:]
         for widen in (1, WIDEN):
-            for chain in chains_to(self.settings.rules, first.before, rolls, reading.side(WHITE),
-                                   reading.side(BLACK), None, (), widen):
+            for chain in chains_to(rules, records[0].before, rolls, reading.side(WHITE), reading.side(BLACK),
+                                   None, (), widen):
                 plays = chain.plays
                 if len(plays) <= len(records):
                     break  # (a run ending in the guessed turns: the held search's to read)
                 if any(play.hits < hits for play, hits in zip(plays, shown)):
                     continue
-                if all(play == record.play for play, record in zip(plays, records)):  # type: ignore[union-attr]
+                if _same_boards(rules, records, plays):
                     continue  # (the turns as recorded: this turn's board is wrong)
                 return self._record_run_anew(time, len(records), rolls[1:], plays, first_index, shown)
         return None
@@ -294,6 +293,16 @@ class ReviseSteps(ControllerState):
         caught = self._catch_up(time, reading, cascade=True) if isinstance(state, Moving) and state.held else None
         out = started if caught is None or isinstance(caught, Undecided) else caught.after(started.entries)
         return replace(out.after(entries), log=(said, *out.log))
+
+
+def _same_boards(rules: RuleSet, records: list[TurnRecord], plays: tuple[Play, ...]) -> bool:
+    """Do ``plays``, from the first record's board on, leave each board the records left?"""
+    position = records[0].before
+    for record, play in zip(records, plays):
+        position = rules.apply(position, play)
+        if position != record.after:
+            return False
+    return True
 
 
 def waiting_side_moved(state: Moving, reading: BoardReading) -> bool:
