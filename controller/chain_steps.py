@@ -71,9 +71,8 @@ class ChainSteps(ControllerState):
                 break
         if chain is None:
             return None
-        fresh = state.guessed_from is None or state.guesses_settled  # (a run guessed before, its end shown: not extended)
-        guessed_from = len(self.game.history) if fresh else state.guessed_from
-        hits = (*(() if fresh else state.guessed_hits), *(0,) * len(chain.plays))
+        guessed_from, hits_before = state.guesses_go_on(len(self.game.history))
+        hits = (*hits_before, *(0,) * len(chain.plays))
         out = self._follow_chain(time, chain.plays)
         new = self._state
         if isinstance(new, Moving):  # never seen: a later board may revise them

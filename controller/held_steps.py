@@ -269,9 +269,8 @@ class HeldSteps(ControllerState):
         # already at work (``Tracker.side_seen``)
         seen = shown or end is not None and (
             end in (tracker.complete_seen, state.last_legal) or end & MOVER == tracker.side_seen)
-        fresh = state.guessed_from is None or state.guesses_settled  # (a run guessed before, its end shown: not extended)
-        guessed_from = len(self.game.history) if fresh else state.guessed_from
-        guessed_hits = (*(() if fresh else state.guessed_hits), hits_shown(tracker))
+        guessed_from, hits_before = state.guesses_go_on(len(self.game.history))
+        guessed_hits = (*hits_before, hits_shown(tracker))
         out = self._play_held_roll(time, finished.play, finished.follower)
         new = self._state
         if not seen and isinstance(new, Moving):  # the board never showed that play: a guess

@@ -139,6 +139,14 @@ class Moving:
 
     kind: ClassVar[Phase] = Phase.MOVING
 
+    def guesses_go_on(self, records: int) -> tuple[int, tuple[int, ...]]:
+        """Where a run of guesses that takes in this turn begins, and the hits shown in its
+        turns before this one: a run guessed before goes on, unless a board showed its end
+        (then a new run begins at this turn, the game's record ``records``)."""
+        if self.guessed_from is None or self.guesses_settled:
+            return records, ()
+        return self.guessed_from, self.guessed_hits
+
 
 @dataclass(frozen=True)
 class Restore:
