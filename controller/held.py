@@ -21,7 +21,7 @@ from .late_hits import hit_left_late, hits_standing, passes_gone
 from .rules.reach import MOVER
 from .rules.turn import TurnMap
 from .rules.turn import turn_map as turn_map_for
-from .rules.values import BAR, CHECKERS, Colour, Play, Position, Roll
+from .rules.values import BAR, Colour, Play, Position, Roll
 from .seen import HitsShown
 from .tracking import BoardReading, Kind, StillMap, Tracker
 
@@ -162,12 +162,14 @@ def _search(
     if found is None:
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, seen_hits=seen_hits,
                              watched=top, gone=gone, standing=standing, gones=gones)
-        if (found is not None and found[0] != _SETTLED and top and since is not None
-                and all(reading.visible(colour) == CHECKERS for colour in Colour)):
+        if found is not None and found[0] != _SETTLED and top and since is not None:
             # only a doubtful play (a hit no board showed, a blot that moved) explains it, as
-            # a hit still under way, with no checker in a hand: nothing is at work on that
-            # run, and the board is wrong until it settles (rally-hitting 1151434542: White's
-            # checker carried to a point no die reaches stood four seconds unwarned)
+            # a hand at work or a hit still under way: the board is wrong until it settles
+            # (rally-hitting 1151434542: White's checker carried to a point no die reaches
+            # stood four seconds unwarned), a checker in a hand or not (trictrac 415000185,
+            # blots handed over: White's 13/10*/6 read as 13/9/6, Black's checker shown hit
+            # on the bar then carried to 5 and 20/15 played too, read as 20/15/10/5* with
+            # White's blot in the hand, four seconds unwarned)
             found = None
     if found is None and top and played_on and len(rolls) > 1:
         # nothing else explains it, and the players have thrown again over it, unwarned: a

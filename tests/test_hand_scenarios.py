@@ -2069,3 +2069,40 @@ def test_a_later_turn_of_a_run_hits_the_blot_seen_taken_before_its_owners_roll()
     assert plays[1:] == [("black", [5, 3], "pool/20*/17"), ("white", [5, 3], "pool/20")], plays
     assert plays[0][2] in ("pool/24/20", "pool/21/20"), plays
     assert s.warnings() == 1, s.message
+
+
+PAST_10 = pos({1: 1, 2: 2, 6: 4, 8: 2, 11: 1, 13: 4, 20: 1}, {1: 1, 6: 3, 8: 3, 10: 2, 13: 3, 15: 1, 20: 1, 22: 1})
+"""White to play 4-3: 13/10*/6 hits Black's blot on its 15 on the way; 13/9/6 passes it.
+White's blot on its 20 stands on Black's 5, four 5s from Black's bar."""
+
+
+@pytest.mark.parametrize("rules", ["trictrac", "backgammon"])
+@pytest.mark.parametrize("extra", [False, True], ids=["legal", "one-move-too-many"])
+def test_an_illegal_move_with_a_blot_in_the_hand_is_no_hand_at_work_on_a_play_hitting_less_than_the_bar_showed(
+        rules: str, extra: bool) -> None:
+    """Trictrac 415000185 (blots handed over, 5x): White's hand takes Black's blot and
+    carries 13/10*/6 straight; Black throws 5-5 with the blot still in the hand, takes White's
+    blot off its 5, puts its own on its bar and carries bar/20/15/10/5* at once, then moves
+    20/15 as well.  Read with White's 13/9/6 (no hit) that is Black's 20/15/10/5* with a 5
+    to come and White's blot in the hand: a hit under way, left unwarned four seconds.  But
+    the bar showed Black's checker hit: only a play hitting less than that explains it, and
+    a hand at work on such a run is no excuse: the board is wrong, warned.  Without the
+    extra move nothing is warned and both plays are recorded."""
+    s = rolled(rules, PAST_10, (4, 3))
+    s.lift(s.zone(B, 15), B, settle=0.05)  # White's hand takes the blot ...
+    s.move(s.zone(W, 13), s.zone(W, 6), W, settle=0.3)  # ... and carries its checker past
+    s.throw(5, 5)  # Black's roll, the blot still in the hand
+    s.lift(s.zone(W, 20), W, settle=0.1)  # Black's hand takes White's blot
+    s.place(s.zone(B, 25), B, settle=0.5)  # its own, handed over, put on the bar
+    s.move(s.zone(B, 25), s.zone(B, 5), B, settle=0.3)  # bar/20/15/10/5*, carried at once
+    if extra:
+        s.move(s.zone(B, 20), s.zone(B, 15), B, settle=2 * LOOK)
+        assert s.warnings() >= 1 and s.message.startswith("Illegal"), s.message
+        s.move(s.zone(B, 15), s.zone(B, 20), B, settle=LOOK)
+    warned = s.warnings()
+    s.place(s.zone(W, 25), W, settle=LOOK)  # the blot on White's bar
+    s.press(Button.DONE)
+    s.advance(LOOK)
+    assert s.warnings() == warned, s.message
+    assert recorded(s) == [("white", [4, 3], "13/10*/6"), ("black", [5, 5], "bar/20/15/10/5*")], recorded(s)
+
