@@ -398,7 +398,12 @@ def _judge(
     budget[0] -= 1
     tracker, rest = follower
     complete_seen = tracker.complete_seen
-    verdict = tracker.judge(reading, tracker.map.start)
+    # (with its mover's next roll among the rolls left, its hand is at its next play: the
+    # board short of a play it stood complete at is no hand at work on this one, as for the
+    # turn the board watches; rally-hitting 398311950, blots handed over at 5x: Black's
+    # pool/24 8/3* shown, White's dance and Black's 4-1 thrown, then its hitter moved back
+    # 3 to 8, read as 8/3* still to come, four seconds unwarned)
+    verdict = tracker.judge(reading, tracker.map.start, mover_rolled=len(rest) > 1)
     if seen_hits is not None and verdict.key is not None and not _hits_seen(tracker, verdict.key, seen_hits, reading):
         return None, tracker, rest
     taken = _after(gones, rolls, rest)[:1]
