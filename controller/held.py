@@ -404,7 +404,9 @@ def _judge(
     # pool/24 8/3* shown, White's dance and Black's 4-1 thrown, then its hitter moved back
     # 3 to 8, read as 8/3* still to come, four seconds unwarned)
     verdict = tracker.judge(reading, tracker.map.start, mover_rolled=len(rest) > 1)
-    if seen_hits is not None and verdict.key is not None and not _hits_seen(tracker, verdict.key, seen_hits, reading):
+    waiting = verdict.hits if verdict.kind is Kind.HIT_PENDING else ()
+    if (seen_hits is not None and verdict.key is not None
+            and not _hits_seen(tracker, verdict.key, seen_hits, reading, waiting)):
         return None, tracker, rest
     taken = _after(gones, rolls, rest)[:1]
     if (taken and taken[0] and verdict.key is not None and isinstance(tracker.map, TurnMap)
@@ -431,13 +433,18 @@ def _judge(
     return kinds.get(verdict.kind, _TRANSIENT), tracker, rest
 
 
-def _hits_seen(turn: Tracker, key: int, seen_hits: HitsShown, reading: BoardReading | None = None) -> bool:
+def _hits_seen(turn: Tracker, key: int, seen_hits: HitsShown, reading: BoardReading | None = None,
+               waiting: tuple[int, ...] = ()) -> bool:
     """Did the boards show every blot ``turn``'s play up to ``key`` hit leaving its point, or
     the bar or pool rising (``seen_hits``), or does ``reading`` show it under its hitter (a
-    hit under way, the hitter put down first)?  A checker the turn before put on a point and
-    this one hit there, neither seen, never stood there (backgammon, the stateful hands test:
-    Black's only play bar/22 and White's 4-1 hitting it read for White's 8/3 moved while
-    Black had not moved)."""
+    hit under way, the hitter put down first) or still on one of the points (``waiting``,
+    the mover's) where the turn's verdict has a hit checker wait to be carried away?  A
+    checker the turn before put on a point and this one hit there, neither seen, never stood
+    there (backgammon, the stateful hands test: Black's only play bar/22 and White's 4-1
+    hitting it read for White's 8/3 moved while Black had not moved); a blot standing where
+    the hitter passed is a hit the board shows under way (rally-hitting 42300410 over the
+    serial link at a person's pace: Black's checker carried from the pool past White's
+    blot, White's 3-3 held over it, and the blot left for its owner to take: warned)."""
     turn_map = turn.map
     if not isinstance(turn_map, TurnMap) or not _hits_made(turn_map, key):
         return True
@@ -450,6 +457,9 @@ def _hits_seen(turn: Tracker, key: int, seen_hits: HitsShown, reading: BoardRead
     # before taking it off, read as no hit, and warned)
     theirs, mine, rules = reading.side(opponent), reading.side(turn.mover), turn_map.rules
     under = sum(1 << point for point in range(1, BAR) if theirs[point] and mine[rules.opponent_point(point)])
+    for point in map(rules.opponent_point, waiting):
+        if theirs[point]:
+            under |= 1 << point
     return seen_hits.hits_seen(opponent, before, after, under)
 
 

@@ -2106,3 +2106,43 @@ def test_an_illegal_move_with_a_blot_in_the_hand_is_no_hand_at_work_on_a_play_hi
     assert s.warnings() == warned, s.message
     assert recorded(s) == [("white", [4, 3], "13/10*/6"), ("black", [5, 5], "bar/20/15/10/5*")], recorded(s)
 
+
+POOL_PAST_19 = pos({11: 1, 19: 1, 23: 1}, {13: 1, 21: 2, 24: 1}, white_bar=12, black_bar=11)
+"""Rally-hitting, White to play 3-3 (pool/22 11/8/5/2); then Black's 6-2 from the pool
+reaches 17 only over White's blots on 19 or 23, hitting one; no 6-2 reaches 16."""
+
+
+@pytest.mark.parametrize(("to", "warned"), [(17, False), (16, True)], ids=["past-the-blot", "no-die-reaches"])
+def test_a_later_turns_hit_whose_blot_still_stands_where_the_hitter_passed_is_a_hit_under_way(
+        to: int, warned: bool) -> None:
+    """Rally-hitting 42300410 (serial link, a person's pace): White's 3-3 shown complete;
+    Black lifts a checker from its pool and throws 6-2 while a hand hides a zone (the roll
+    held), then puts it down on 17, carried past White's blot on 19, which stands there for
+    its owner to take to the pool.  The held search read Black's pool/19*/17 as a hit no
+    board showed (the blot never left its point) and warned falsely: a blot still standing
+    where its hitter passed is a hit under way, as it is in a turn the board watches.  The
+    same checker put down on 16, where no 6-2 goes, is warned."""
+    s = scene("rally-hitting", start=POOL_PAST_19)
+    s.set_position(POOL_PAST_19)
+    s.throw(4, 2)  # the opening: White starts
+    s.throw(3, 3)
+    s.advance(0.5)
+    s.move(s.zone(W, 25), s.zone(W, 22), W)
+    s.move(s.zone(W, 11), s.zone(W, 2), W)
+    assert "White has played" in s.message, s.message
+    s.lift(s.zone(B, 25), B, settle=0.3)
+    s.board.hover([s.zone(W, 2)])  # a hand over a zone as Black throws: the roll is held
+    s.advance(0.3)
+    s.throw(6, 2)
+    s.place(s.zone(B, to), B, settle=0.3)
+    s.board.unhover()
+    s.advance(2 * LOOK)
+    if warned:
+        assert s.warnings() >= 1 and s.message.startswith("Illegal"), s.message
+        return
+    assert_unwarned(s)
+    s.move(s.zone(W, 19), s.zone(W, 25), W, settle=LOOK)  # its owner takes the blot to the pool
+    s.press(Button.DONE)
+    s.advance(LOOK)
+    assert_unwarned(s)
+    assert recorded(s) == [("white", [3, 3], "pool/22 11/8/5/2"), ("black", [6, 2], "pool/19*/17")], recorded(s)

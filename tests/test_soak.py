@@ -436,6 +436,18 @@ def test_boards_read_after_the_dice_landed_are_judged_as_after_the_roll_serial()
     assert table.controller.match.winner() is not None and report.games == 1
 
 
+def test_a_later_turns_hit_with_its_blot_left_standing_is_no_false_warning_serial() -> None:
+    """All careless habits at a person's pace over the serial link (rally-hitting 42300410,
+    noise 7.5, an illegal move tried every turn): Black's roll held over White's 3-3, its
+    checker carried from the pool past White's blot, the blot left standing for its owner:
+    warned as a hit no board showed (test_hand_scenarios' scene of a later turn's hit whose
+    blot still stands where the hitter passed is the class)."""
+    table, report = careless_table("rally-hitting", 42300410, 7.5, 1.0, 1.0, "serial")
+    assert report.mismatches == [] and report.false_warnings == []
+    assert report.attempts_warned == report.illegal_attempts
+    assert table.controller.match.winner() is not None and report.games == 1
+
+
 def test_a_play_seen_with_its_blots_on_the_bar_is_not_swapped_for_another_serial() -> None:
     """All careless habits at 3x over the serial link (trictrac 1611448342, noise 5, illegal
     1.0: the game lost at play 112).  White's 9/8*/4* stood complete with both blots on
