@@ -22,6 +22,14 @@ if TYPE_CHECKING:
 ROLL_READ = 0.5
 """Seconds a roll may be read after the dice land (the board's tray waits for them to lie
 still, then the link carries it): a board change this recent may be the next player's."""
+THROWN_EARLY = 0.15
+"""Seconds before its dice landed (a roll read with its landing time) that a player's hand
+may already be at its own checkers: the dice leave the hand before they land, and a quick
+hand reaches for a checker as they fly (backgammon 42800112 and trictrac 42800703 over the
+serial link at 5x: a blot lifted by its owner 0.07 s before its dice landed, read as hit by
+the play before it, every board after warned and the game stuck).  No more: at 20x a hand
+takes a blot and its owner's dice land within 0.3 s, and then it was hit (rally-hitting
+386111583 misread three plays more with 0.3)."""
 BOARDS_AFTER_ROLL = 64
 """Whole boards looked at, the latest first, between the next roll and the mover's next."""
 
@@ -66,11 +74,11 @@ class NextRollSteps(ControllerState):
         """``owner``'s points (bit ``p``) the boards read empty, and not holding some again,
         between the roll of the turn before its own (read up to ``ROLL_READ`` late, unless
         ``from_roll``: its hand may still be at its own play then) and its own roll (the
-        same, unless ``exact``): blots gone before their owner rolled were hit.  None when
-        either time is not known."""
+        same, unless ``exact``: then up to ``THROWN_EARLY`` before its dice landed): blots
+        gone before their owner rolled were hit.  None when either time is not known."""
         if rolled_at == -math.inf or owner_rolled_at == -math.inf:
             return None
-        until = owner_rolled_at - (0.0 if exact else ROLL_READ)
+        until = owner_rolled_at - (THROWN_EARLY if exact else ROLL_READ)
         return self._seen.emptied_between(owner, rolled_at - (0.0 if from_roll else ROLL_READ), until)
 
     def _next_roll_evidence(self, state: Moving, time: float) -> tuple[int | None, tuple[int, ...], tuple[int, ...]]:

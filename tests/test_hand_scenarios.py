@@ -2146,3 +2146,27 @@ def test_a_later_turns_hit_whose_blot_still_stands_where_the_hitter_passed_is_a_
     s.advance(LOOK)
     assert_unwarned(s)
     assert recorded(s) == [("white", [3, 3], "pool/22 11/8/5/2"), ("black", [6, 2], "pool/19*/17")], recorded(s)
+
+
+@pytest.mark.parametrize("rules", ["trictrac", "backgammon"])
+def test_a_blot_its_owner_lifts_as_its_dice_fly_was_not_hit(rules: str) -> None:
+    """Backgammon 42800112 and trictrac 42800703 (serial link, 5x): White's 13/9 11/8 left
+    Black's blot on 15 standing (13/10* would have hit it); Black's hand lifts the blot as
+    its 5-2 is still in the air, 0.07 s before the dice land.  Read as gone before its
+    owner's roll, the blot was taken for hit, White's play for one hitting it, and every
+    board after was wrong: warned, Done refused, the game stuck.  A hand reaching for its
+    checker as its dice fly is its own (``THROWN_EARLY``): nothing is warned and both plays
+    are recorded."""
+    s = rolled(rules, PAST_10, (4, 3))
+    s.move(s.zone(W, 13), s.zone(W, 9), W)
+    s.move(s.zone(W, 11), s.zone(W, 8), W, settle=0.5)
+    s.lift(s.zone(B, 15), B, settle=0.07)
+    s.throw(5, 2)
+    s.place(s.zone(B, 10), B, settle=0.3)
+    s.move(s.zone(B, 6), s.zone(B, 4), B, settle=2 * LOOK)
+    assert_unwarned(s)
+    s.press(Button.DONE)
+    s.advance(LOOK)
+    assert_unwarned(s)
+    assert recorded(s) == [("white", [4, 3], "13/9 11/8"), ("black", [5, 2], "15/10 6/4")], recorded(s)
+

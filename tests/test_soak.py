@@ -328,6 +328,8 @@ def test_a_play_the_board_showed_complete_is_never_revised_to_excuse_an_illegal_
     ("trictrac", 7.5, 1.0, "direct", 1150534516),  # an entry after the roll on the point hit from
     ("rally-hitting", 7.5, 1.0, "direct", 1151434542),  # only a doubtful hit under way, nothing in hand
     ("trictrac", 5.0, 1.0, "serial", 1070332109),  # a hitter to come, nothing in hand, both rolls thrown
+    ("backgammon", 7.5, 1.0, "serial", 42800112),  # stuck: a blot its owner lifted as its dice flew
+    ("rally-hitting", 7.5, 1.0, "serial", 42801002),  # lost: the same
 ])
 def test_tables_the_sweeps_found_misrecorded_keep_every_play(name: str, noise: float, illegal: float, link: str,
                                                              seed: int) -> None:
