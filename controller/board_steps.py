@@ -15,6 +15,7 @@ from .held import Undecided, bar_showed, explained_from_seen, hit_undone
 from .chain_steps import whole
 from .revise_steps import waiting_side_moved
 from .phases import AwaitRoll, GameOver, HeldRoll, Moving, Restore, Setup
+from .rules.turn import TurnMap
 from .steps_base import ControllerState
 from .tracking import BoardReading, Kind, StillMap, Tracker, Verdict
 
@@ -98,7 +99,8 @@ class BoardSteps(ControllerState):
             if resumed is not None:
                 return resumed
         if verdict.is_legal:
-            return self._on_legal(time, verdict, shown_before)
+            put_down = before is not None and before.kind is Kind.IN_HAND and bool(before.lifted)
+            return self._on_legal(time, verdict, shown_before, put_down)
         moved = (verdict.kind is Kind.WRONG and isinstance(state, Moving) and not verdict.fault
                  and state.guesses_settled and whole(reading) and waiting_side_moved(state, reading))
         if moved and isinstance(state, Moving) and not state.held:
@@ -153,9 +155,11 @@ class BoardSteps(ControllerState):
             return self._output()
         return self._confirmed(time, self._output(frame=self._guidance()))
 
-    def _on_legal(self, time: float, verdict: Verdict, shown_before: int | None = None) -> Output:
+    def _on_legal(self, time: float, verdict: Verdict, shown_before: int | None = None,
+                  put_down: bool = False) -> Output:
         """A legal board: no warning; a complete play that wins, or has a roll held, ends the turn.
-        ``shown_before``: the complete board the tracker had last judged (a hit under way)."""
+        ``shown_before``: the complete board the tracker had last judged (a hit under way);
+        ``put_down``: the board before had a checker of the mover's in a hand."""
         if self._window is not None:
             self._window.lenient = False
         self._alarm.clear()
@@ -199,6 +203,17 @@ class BoardSteps(ControllerState):
                     earlier = self._run_from_shown(time, state, verdict.key, shown_before)
                     if earlier is not None:  # the play shown before, the board a later turn's
                         return earlier
+                    if (put_down and shown_before != verdict.key and state.settle is None
+                            and _slides_on(state.turn.map, verdict.key)):
+                        # the last checker just down, never shown there before, and a checker
+                        # carried further on makes another complete play: a hand sliding it
+                        # on crosses points, and may stop on one a moment (backgammon 42700778
+                        # at a person's pace: White's 6/off 5/3, the checker from 5 slid over
+                        # 4 as Black's roll came, read as 6/4 5/off, and the game lost): the
+                        # board stands a grace time, or the next player's hand or another
+                        # board ends the turn first
+                        self._stay(replace(state, settle=time))
+                        return self._confirmed(time, self._output(frame=self._guidance()))
                     return self._play_held_roll(time, play)
                 if state.done is not None:  # Done came before the board had settled
                     return self._end_turn(time, play)
@@ -279,3 +294,21 @@ def _same_where_readable(before: BoardSnapshot, now: BoardSnapshot) -> bool:
         elif old is not new and old != new:
             return False
     return hidden
+
+
+def _slides_on(turn_map: TurnMap | StillMap, key: int) -> bool:
+    """Is there another complete board of the turn with one of ``key``'s checkers of the
+    mover's further on (a lower point of its own, or off), all else the same?"""
+    if not isinstance(turn_map, TurnMap):
+        return False
+    mine, theirs = turn_map.sides_of(key)
+    for other in turn_map.complete_keys():
+        if other == key:
+            continue
+        there, their = turn_map.sides_of(other)
+        if their != theirs:
+            continue
+        diff = [point for point in range(len(mine)) if there[point] != mine[point]]
+        if (len(diff) == 2 and there[diff[0]] == mine[diff[0]] + 1 and there[diff[1]] == mine[diff[1]] - 1):
+            return True  # (diff[0] < diff[1]: the checker from the higher point, further on)
+    return False

@@ -2170,3 +2170,36 @@ def test_a_blot_its_owner_lifts_as_its_dice_fly_was_not_hit(rules: str) -> None:
     assert_unwarned(s)
     assert recorded(s) == [("white", [4, 3], "13/9 11/8"), ("black", [5, 2], "15/10 6/4")], recorded(s)
 
+
+
+BEAR_6_5 = pos({1: 8, 2: 1, 3: 4, 5: 1, 6: 1}, {1: 4})
+"""White to bear off with 6-2: 6/off 5/3 and 6/4 5/off are both complete, the second board
+the first's with the checker on 3 one point short, on 4."""
+
+
+@pytest.mark.parametrize("stop", ["slides-on", "stays"])
+def test_a_checker_slid_over_a_point_as_the_next_roll_comes_is_read_where_it_stops(stop: str) -> None:
+    """Backgammon 42700778 at a person's pace: White's 6/off, then the checker from 5 lifted
+    and Black throws 5-4 while it is in the hand; the hand slides it over 4 (a board stands
+    there a moment: 6/4 5/off, complete) on to 3.  The turn was ended on that board, White's
+    checker on 3 was Black's illegal move ever after and the game was lost.  A checker just
+    put down where one carried further on makes another complete play stands a grace time
+    with the roll held: 6/off 5/3 is recorded, and Black's 1/off 1/off; left on 4, 6/4
+    5/off."""
+    s = rolled("backgammon", BEAR_6_5, (6, 2))
+    s.move(s.zone(W, 6), s.zone(W, 0), W)
+    s.lift(s.zone(W, 5), W, settle=0.3)
+    s.throw(5, 4)
+    s.place(s.zone(W, 4), W, settle=0.1)
+    if stop == "slides-on":
+        s.move(s.zone(W, 4), s.zone(W, 3), W, settle=0.3)
+    else:
+        s.advance(LOOK)
+    s.move(s.zone(B, 1), s.zone(B, 0), B)
+    s.move(s.zone(B, 1), s.zone(B, 0), B, settle=LOOK)
+    assert_unwarned(s)
+    s.press(Button.DONE)
+    s.advance(LOOK)
+    assert_unwarned(s)
+    white = "6/off 5/3" if stop == "slides-on" else "6/4 5/off"
+    assert recorded(s) == [("white", [6, 2], white), ("black", [5, 4], "1/off(2)")], recorded(s)
