@@ -450,6 +450,17 @@ def test_a_later_turns_hit_with_its_blot_left_standing_is_no_false_warning_seria
     assert table.controller.match.winner() is not None and report.games == 1
 
 
+def test_a_checker_slid_over_a_point_as_the_next_roll_comes_keeps_the_game() -> None:
+    """All careless habits at a person's pace (backgammon 42700778, noise 7.5, an illegal
+    move tried every turn): White's 6/off 5/3, the checker from 5 slid over 4 as Black's roll
+    came, was read as 6/4 5/off and the game was lost (224 plays misread, 385 false
+    warnings; test_hand_scenarios' scene of a checker slid over a point is the class)."""
+    table, report = careless_table("backgammon", 42700778, 7.5, 1.0, 1.0)
+    assert report.mismatches == [] and report.false_warnings == []
+    assert report.attempts_warned == report.illegal_attempts
+    assert table.controller.match.winner() is not None and report.games == 1
+
+
 def test_a_play_seen_with_its_blots_on_the_bar_is_not_swapped_for_another_serial() -> None:
     """All careless habits at 3x over the serial link (trictrac 1611448342, noise 5, illegal
     1.0: the game lost at play 112).  White's 9/8*/4* stood complete with both blots on
