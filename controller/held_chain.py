@@ -53,13 +53,6 @@ class Chain:
     plays: tuple[Play, ...]
 
 
-def chain_to(rules: RuleSet, start: Position, rolls: tuple[Roll, ...], white: tuple[int, ...],
-             black: tuple[int, ...], shown: Play | None = None, waypoints: tuple[Board | None, ...] = ()) -> Chain | None:
-    """The first of ``chains_to``'s runs, or None."""
-    chains = chains_to(rules, start, rolls, white, black, shown, waypoints)
-    return chains[0] if chains else None
-
-
 @functools.lru_cache(maxsize=8)  # a board a hand leaves standing is posted again, and asked again
 def chains_to(rules: RuleSet, start: Position, rolls: tuple[Roll, ...], white: tuple[int, ...],
               black: tuple[int, ...], shown: Play | None = None,

@@ -96,7 +96,7 @@ class ReviseSteps(ControllerState):
             found = finished_play(Tracker(turn_map), rolls, reading, turn_map.start, observed=False)
             if (isinstance(found, Finished) and turn_map.end_of(found.play) != turn_map.end_of(first.play)
                     and self._keeps_hits_shown(state, first_index, turn_map, found, rolls, reading)):
-                return self._record_anew(time, len(records), rolls, found)
+                return self._record_anew(time, len(records), rolls, found, reading)
         return self._rechain(time, state, reading)
 
     def _rechain(self, time: float, state: Moving, reading: BoardReading) -> Output | None:
@@ -225,7 +225,7 @@ class ReviseSteps(ControllerState):
             return None
         if complete and not state.held and not self._shows_complete(found, reading):
             return None
-        return self._record_anew(time, 1, rolls, found)
+        return self._record_anew(time, 1, rolls, found, reading)
 
     @staticmethod
     def _shows_complete(found: Finished, reading: BoardReading) -> bool:
@@ -281,11 +281,10 @@ class ReviseSteps(ControllerState):
                 f"not {format_play(first.play, rules)}")
         return tuple(entries), first, said
 
-    def _record_anew(self, time: float, count: int, rolls: tuple[Roll, ...], found: Finished) -> Output:
-        """Take back the last ``count`` turns and play them again from the board: the first
+    def _record_anew(self, time: float, count: int, rolls: tuple[Roll, ...], found: Finished,
+                     reading: BoardReading) -> Output:
+        """Take back the last ``count`` turns and play them again from ``reading``: the first
         with ``found``'s play, the rest as the held rolls' catch-up finds them."""
-        reading = self._reading
-        assert reading is not None
         entries, first, said = self._take_back(time, count, found.play)
         held = tuple(HeldRoll(roll, time) for roll in rolls)
         started = self._start_turn(time, first.roll, Trigger.REVISE, journal_roll=False, later=held)
