@@ -446,11 +446,12 @@ class Tracker:
         if not opponent_rolled:
             shown.before_roll = key
         elif self._entered_since_roll(side) or self._sent_back_since_roll(reading):
-            # fewer of the opponent's checkers on the bar or pool than before its roll, and more
-            # on its points: its hand put them there (an entry, or an illegal move), never this
-            # turn's: the held search's runs explain the board, if anything does (trictrac
-            # 1150534516: White's checker from the bar put on its own 1 point, where Black had
-            # hit it, stood four seconds unwarned as Black's hit still to be carried away);
+            # more of the opponent's checkers on its points than before its roll: its hand put
+            # them there (an entry from the bar, the pool or the hand that held a blot hit, or an
+            # illegal move), never this turn's: the held search's runs explain the board, if
+            # anything does (trictrac 1150534516: White's checker from the bar put on its own 1
+            # point, where Black had hit it, stood four seconds unwarned as Black's hit still to
+            # be carried away; rally-hitting 42600891, blots handed over at 5x);
             # and more of the mover's checkers there than before that roll: the next player's
             # hits, its blot taken off first (rally-hitting 1210236306 at a person's pace:
             # Black's pool/22 shown, White's hand took it off for its 4-3, "more must be
@@ -506,10 +507,10 @@ class Tracker:
         return Verdict(Kind.HIT_PENDING, found.key, found.lifted, found.waiting + found.early, ahead=ahead)
 
     def _entered_since_roll(self, side: tuple[int, ...]) -> bool:
-        """Does the opponent's ``side`` show fewer of its checkers on the bar or pool than the
-        last board before its roll, and more on its points?"""
+        """Does the opponent's ``side`` show more of its checkers on its points than the last
+        board before its roll (from the bar or pool, or from a hand that held a blot hit)?"""
         before = self.shown.before_roll
-        if before is None or not isinstance(self.map, TurnMap) or side[BAR] >= count(before, OPP + BAR):
+        if before is None or not isinstance(self.map, TurnMap):
             return False
         return sum(side[1:BAR]) > sum(self.map.sides_of(before)[1][1:BAR])
 
