@@ -402,8 +402,10 @@ def _judge(
     # board short of a play it stood complete at is no hand at work on this one, as for the
     # turn the board watches; rally-hitting 398311950, blots handed over at 5x: Black's
     # pool/24 8/3* shown, White's dance and Black's 4-1 thrown, then its hitter moved back
-    # 3 to 8, read as 8/3* still to come, four seconds unwarned)
-    verdict = tracker.judge(reading, tracker.map.start, mover_rolled=len(rest) > 1)
+    # 3 to 8, read as 8/3* still to come, four seconds unwarned; and with the next player's
+    # roll among them, its hand lifts none of the checkers standing at that roll:
+    # rally-hitting 399511986, ``Tracker.judge``)
+    verdict = tracker.judge(reading, tracker.map.start, opponent_rolled=bool(rest), mover_rolled=len(rest) > 1)
     waiting = verdict.hits if verdict.kind is Kind.HIT_PENDING else ()
     if (seen_hits is not None and verdict.key is not None
             and not _hits_seen(tracker, verdict.key, seen_hits, reading, waiting)):

@@ -21,7 +21,7 @@ from hal.zones import TRAY, WAITING, ZONES, Checker, Zone
 
 from .rules.base import RuleSet
 from .rules.geometry import Geometry
-from .rules.reach import MOVER, Explanation, Reach
+from .rules.reach import MOVER, Explanation, Reach, covers
 from .rules.state import OPP, count, mask
 from .rules.turn import TurnMap
 from .rules.values import BAR, CHECKERS, OFF, Colour, Move, Position
@@ -475,6 +475,15 @@ class Tracker:
             # White's 9 to its 8 after both rolls, four seconds unwarned as a hitter to come);
             # the turns after it explain such a board, if anything does
             found = None
+        if found is not None and opponent_rolled and self._lifted_after_roll(key):
+            # the play stood done on the last board before the next player's roll (but for
+            # checkers still in the hand), and a checker of the mover's standing there is gone:
+            # no hand at work on this play lifts it after that roll (its hand only puts down
+            # what it held); the next player's hand, hitting, or an illegal move of the next
+            # player's does (trictrac 43101036, blots handed over at 5x: Black's 22 carried
+            # back to 13, White's hitter in Black's hand, read as White's hitter lifted again,
+            # four seconds unwarned; rally-hitting 399511986)
+            found = None
         if found is None:
             if isinstance(turn_map, TurnMap) and self.reach.completes_side(key):
                 self.side_seen = key & MOVER
@@ -505,6 +514,13 @@ class Tracker:
             # the bar never showing any hit: more likely its owner's hand at its own turn)
             self.complete_seen = found.key
         return Verdict(Kind.HIT_PENDING, found.key, found.lifted, found.waiting + found.early, ahead=ahead)
+
+    def _lifted_after_roll(self, key: int) -> bool:
+        """Is a checker of the mover's gone from where the last board before the next player's
+        roll showed it, the play done on that board but for checkers in a hand?"""
+        before = self.shown.before_roll
+        return (before is not None and not covers(key & MOVER, before & MOVER)
+                and self.reach.done_but_for_hand(before))
 
     def _entered_since_roll(self, side: tuple[int, ...]) -> bool:
         """Does the opponent's ``side`` show more of its checkers on its points than the last

@@ -574,7 +574,9 @@ def test_a_complete_play_with_a_checker_lifted_after_the_next_roll_does_not_repl
     black = list(after.black)
     black[20], black[25] = 0, 1  # the blot still on the bar: no entry
     verdict = tracker.judge(BoardReading(tuple(white), tuple(black)), turn_map.start, opponent_rolled=True)
-    assert verdict.kind is Kind.IN_HAND and tracker.complete_seen == hit  # (White's 24 lifted: not 10/9/4 seen)
+    # White's 24 stood when Black threw and is gone since: Black's hand at work (the held
+    # search's), not White's 10/9/4 with a checker lifted, and not the play seen either
+    assert verdict.kind is Kind.WRONG and tracker.complete_seen == hit
     tracker.judge(BoardReading(tuple(white), after.black), turn_map.start)  # before the roll: that play, seen
     assert tracker.complete_seen == passed
 
@@ -585,8 +587,10 @@ def test_a_board_short_of_the_play_shown_complete_after_the_mover_rolled_again_i
     23, an illegal move that stood four seconds unwarned: the board read as pool/23 with the
     blots on 21 and 17 taken off before the hitter came, a hand at work on the turn.  Once
     the play stood complete and the mover has rolled again, a board short of it is wrong for
-    the turn (the turns after it explain it, if anything does).  Here White's 7/3*/1 shown,
-    then the board before the roll with Black's blot on the bar (the hit before the hitter)."""
+    the turn (the turns after it explain it, if anything does); so it is once the play stood
+    complete on the last board before the next player's roll (its hand lifts nothing after
+    that roll).  Here White's 7/3*/1 shown, then the board before the roll with Black's blot
+    on the bar (the hit before the hitter)."""
     turn_map = TurnMap(RULES, PASSED_START, Roll(4, 2))
     hit = RULES.apply(PASSED_START, Play((Move(7, 3, 4, True), Move(3, 1, 2))))
     black = list(READER.position_reading(PASSED_START).black)
@@ -596,7 +600,13 @@ def test_a_board_short_of_the_play_shown_complete_after_the_mover_rolled_again_i
         tracker = Tracker(turn_map)
         assert tracker.judge(READER.position_reading(hit), turn_map.start).kind is Kind.COMPLETE
         verdict = tracker.judge(early, tracker.complete_seen, opponent_rolled=True, mover_rolled=rolled_again)
-        assert verdict.kind is (Kind.WRONG if rolled_again else Kind.HIT_PENDING)
+        assert verdict.kind is Kind.WRONG
+    tracker = Tracker(turn_map)  # seen complete, then White's 1 lifted before Black threw: its hand at work
+    assert tracker.judge(READER.position_reading(hit), turn_map.start).kind is Kind.COMPLETE
+    white = list(READER.position_reading(hit).white)
+    white[1] -= 1
+    tracker.judge(BoardReading(tuple(white), READER.position_reading(hit).black), tracker.complete_seen)
+    assert tracker.judge(early, tracker.complete_seen, opponent_rolled=True).kind is Kind.HIT_PENDING
     tracker = Tracker(turn_map)  # never seen complete: the hand may still be at this turn
     assert tracker.judge(early, turn_map.start, opponent_rolled=True, mover_rolled=True).kind is Kind.HIT_PENDING
 

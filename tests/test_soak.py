@@ -119,6 +119,7 @@ def test_other_hand_habits_at_5x_keep_every_play(name: str, habit: str, seed: in
     ("trictrac", 415000185, 7.5, 1.0, 5.0),  # unwarned: a hand at work on a play hitting less than the bar showed
     ("rally-hitting", 398311950, 7.5, 1.0, 5.0),  # unwarned: a hitter to come in a turn whose mover threw again
     ("rally-hitting", 42600891, 7.5, 1.0, 5.0),  # unwarned: the next player's checker back on its points after its roll
+    ("rally-hitting", 399511986, 7.5, 1.0, 5.0),  # unwarned: a run's turn read as its mover lifting again after a roll
 ])
 def test_hit_blots_handed_to_their_owners_and_entered_from_the_hand_keep_every_play(
         name: str, seed: int, noise: float, illegal: float, speed: float) -> None:

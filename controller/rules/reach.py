@@ -126,6 +126,7 @@ class Reach:
             self._by_mover.setdefault(entry[1], []).append(entry)
         self._can_hit: dict[tuple[int, int], bool] = {}
         self._completions: dict[int, frozenset[int]] = {}
+        self._done: dict[int, bool] = {}
         self._complete_sides: list[int] | None = None
         """The mover's sides of the complete boards (built when first asked for)."""
         self._finals: tuple[list[int], np.ndarray, np.ndarray] | None = None
@@ -226,13 +227,29 @@ class Reach:
     def complete_sides_fitting(self, board: int, hidden: int) -> list[int]:
         """The mover's sides of complete boards that ``board`` shows but for the fields in
         ``hidden`` (a mask: zones the sensors could not read, their counts taken as 0)."""
+        keep = MOVER & ~hidden
+        shown = board & keep
+        return [side for side in self._complete_side_list() if side & keep == shown]
+
+    def done_but_for_hand(self, board: int) -> bool:
+        """Does every checker of the mover's that ``board`` shows stand where some complete
+        board has it (the play done, but for checkers a hand may still hold)?"""
+        mover = board & MOVER
+        done = self._done.get(mover)
+        if done is None:
+            done = any(covers(side, mover) for side in self._complete_side_list())
+            if len(self._done) >= 16:
+                self._done.clear()
+            self._done[mover] = done
+        return done
+
+    def _complete_side_list(self) -> list[int]:
+        """The mover's sides of the complete boards (built when first asked for)."""
         if self._complete_sides is None:
             complete = self.turn.is_complete
             self._complete_sides = [side for side, entries in self._by_mover.items()
                                     if any(complete(entry[0]) for entry in entries)]
-        keep = MOVER & ~hidden
-        shown = board & keep
-        return [side for side in self._complete_sides if side & keep == shown]
+        return self._complete_sides
 
     def finished_like(self, board: int) -> list[int]:
         """The complete boards whose mover's side ``board`` shows, whatever the opponent's side
