@@ -159,6 +159,14 @@ def _search(
     if since is not None or top:
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, strict=True,
                              seen_hits=seen_hits, watched=top, gone=gone, standing=standing, gones=gones)
+    if found is not None and found[0] != _SETTLED and top and since is not None and _not_shown(
+            turn, last_legal, found[1]):
+        # the board showed the play complete, and only a run from another play explains this
+        # board, as a hand at work: as doubtful as a hit no board showed, the board is wrong
+        # until it settles (rally-hitting 43101076, blots handed over at 5x: Black's 23/18
+        # 17/15 shown, White's 2-2 and Black's 6-4 thrown, Black's 8 carried to 6 read as
+        # 23/18 8/6 with a blot of White's hit and still standing, four seconds unwarned)
+        found = None
     if found is None:
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, seen_hits=seen_hits,
                              watched=top, gone=gone, standing=standing, gones=gones)
@@ -347,6 +355,13 @@ def _search_from(
             if key in followed and blocking is None:
                 blocking = key
     return (_TRANSIENT, transient) if transient is not None else None
+
+
+def _not_shown(turn: Tracker, last_legal: int, key: int) -> bool:
+    """Did the boards show a complete play of ``turn`` (the complete board last seen), and
+    is complete board ``key`` another?"""
+    shown = last_legal if turn.map.is_complete(last_legal) else turn.complete_seen
+    return shown is not None and key != shown
 
 
 def _standing_last(turn_map: TurnMap, keys: list[int], standing: tuple[int, ...]) -> list[int]:

@@ -120,6 +120,7 @@ def test_other_hand_habits_at_5x_keep_every_play(name: str, habit: str, seed: in
     ("rally-hitting", 398311950, 7.5, 1.0, 5.0),  # unwarned: a hitter to come in a turn whose mover threw again
     ("rally-hitting", 42600891, 7.5, 1.0, 5.0),  # unwarned: the next player's checker back on its points after its roll
     ("rally-hitting", 399511986, 7.5, 1.0, 5.0),  # unwarned: a run's turn read as its mover lifting again after a roll
+    ("rally-hitting", 43101076, 7.5, 1.0, 5.0),  # unwarned: only a hand at work on a play the board never showed
 ])
 def test_hit_blots_handed_to_their_owners_and_entered_from_the_hand_keep_every_play(
         name: str, seed: int, noise: float, illegal: float, speed: float) -> None:
