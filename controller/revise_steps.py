@@ -81,6 +81,14 @@ class ReviseSteps(ControllerState):
         if state.guessed_from is None or state.guesses_settled and not waiting_side_moved(state, reading):
             unseen = self._hit_unseen(time, state, reading)
             return unseen if unseen is not None else self._hit_not_made(time, state, reading)
+        if state.guesses_settled and state.turn.tracker.complete_seen is not None:
+            # the board showed where the guessed turns ended and then this turn's play
+            # complete from there: they are read right, and a board of the waiting side's
+            # checkers moved is that side's own move, an illegal one if nothing explains it
+            # (rally-hitting 43700669, blots handed over at 5x: Black's illegal 17 to 11 after
+            # White's 3-3 had stood complete, read as Black's bar/22*/17 made 16/11 bar/22*
+            # three turns back, every board after wrong and the game lost)
+            return None
         history = self.game.history
         rolls_now = (state.turn.roll, *(h.roll for h in state.held))
         for first_index in range(len(history) - 1, max(state.guessed_from, len(history) - REVISE_TURNS) - 1, -1):

@@ -121,6 +121,7 @@ def test_other_hand_habits_at_5x_keep_every_play(name: str, habit: str, seed: in
     ("rally-hitting", 42600891, 7.5, 1.0, 5.0),  # unwarned: the next player's checker back on its points after its roll
     ("rally-hitting", 399511986, 7.5, 1.0, 5.0),  # unwarned: a run's turn read as its mover lifting again after a roll
     ("rally-hitting", 43101076, 7.5, 1.0, 5.0),  # unwarned: only a hand at work on a play the board never showed
+    ("rally-hitting", 43700669, 7.5, 1.0, 5.0),  # lost: guessed turns read again after this turn stood complete
 ])
 def test_hit_blots_handed_to_their_owners_and_entered_from_the_hand_keep_every_play(
         name: str, seed: int, noise: float, illegal: float, speed: float) -> None:
@@ -333,6 +334,7 @@ def test_a_play_the_board_showed_complete_is_never_revised_to_excuse_an_illegal_
     ("trictrac", 5.0, 1.0, "serial", 1070332109),  # a hitter to come, nothing in hand, both rolls thrown
     ("backgammon", 7.5, 1.0, "serial", 42800112),  # stuck: a blot its owner lifted as its dice flew
     ("rally-hitting", 7.5, 1.0, "serial", 42801002),  # lost: the same
+    ("rally-hitting", 7.5, 1.0, "direct", 43400669),  # guessed turns read again after this turn stood complete
 ])
 def test_tables_the_sweeps_found_misrecorded_keep_every_play(name: str, noise: float, illegal: float, link: str,
                                                              seed: int) -> None:
