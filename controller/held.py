@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .held_evidence import MAX_TRIED, Evidence, SinceRoll, opponent_bar
+from .held_evidence import MAX_TRIED, Evidence, SinceRoll, last_shown, opponent_bar
 from .late_hits import hit_left_late, hits_standing, passes_gone
 from .rules.reach import MOVER
 from .rules.turn import TurnMap
@@ -160,7 +160,7 @@ def _search(
         found = _search_from(turn, turn_map, rolls, reading, board, last_legal, budget, since, strict=True,
                              seen_hits=seen_hits, watched=top, gone=gone, standing=standing, gones=gones)
     if found is not None and found[0] != _SETTLED and top and since is not None and _not_shown(
-            turn, last_legal, found[1]):
+            turn_map, turn, last_legal, found[1]):
         # the board showed the play complete, and only a run from another play explains this
         # board, as a hand at work: as doubtful as a hit no board showed, the board is wrong
         # until it settles (rally-hitting 43101076, blots handed over at 5x: Black's 23/18
@@ -357,11 +357,11 @@ def _search_from(
     return (_TRANSIENT, transient) if transient is not None else None
 
 
-def _not_shown(turn: Tracker, last_legal: int, key: int) -> bool:
-    """Did the boards show a complete play of ``turn`` (the complete board last seen), and
-    is complete board ``key`` another?"""
-    shown = last_legal if turn.map.is_complete(last_legal) else turn.complete_seen
-    return shown is not None and key != shown
+def _not_shown(turn_map: TurnMap, turn: Tracker, last_legal: int, key: int) -> bool:
+    """Did the boards show a complete play of ``turn`` (``last_shown``), and is complete
+    board ``key`` another?"""
+    shown = last_shown(turn, turn_map, last_legal)
+    return turn_map.is_complete(shown) and key != shown
 
 
 def _standing_last(turn_map: TurnMap, keys: list[int], standing: tuple[int, ...]) -> list[int]:

@@ -84,9 +84,7 @@ class Evidence:
         # on its point there was hit after the roll only if a board since showed that play, or
         # showed it on the bar or pool before its owner had moved (a hand taking it off late)
         self.done_before = before if before is not None and turn_map.is_complete(before) else None
-        if not turn_map.is_complete(last_legal) and turn.complete_seen is not None:
-            last_legal = turn.complete_seen  # the board went back since (a hit undoing the play)
-        self.last_legal = last_legal
+        last_legal = self.last_legal = last_shown(turn, turn_map, last_legal)
         """The complete board last seen (else the state the board last showed)."""
         # the play stood part made on the board, or a hand was last seen at work on a part of it
         # (9/3 made, 17 in the hand): its ends come first (18/17 seen, then the board one turn on,
@@ -251,6 +249,15 @@ _BEYOND_ENTRY = {
 """By whether the sides are mirrored: the opponent's fields of the mover's points its hit
 checkers do not enter on (the mover's home points when mirrored, else the points 19-24
 both sides number alike)."""
+
+
+def last_shown(turn: Tracker, turn_map: TurnMap, last_legal: int) -> int:
+    """The complete board last seen: ``last_legal`` when it is one, else the tracker's
+    ``complete_seen`` (the board went back since: a hit undoing the play), else
+    ``last_legal`` (no complete board seen)."""
+    if not turn_map.is_complete(last_legal) and turn.complete_seen is not None:
+        return turn.complete_seen
+    return last_legal
 
 
 def opponent_bar(key: int) -> int:
