@@ -204,7 +204,8 @@ class BoardSteps(ControllerState):
                     if earlier is not None:  # the play shown before, the board a later turn's
                         return earlier
                     if (put_down and shown_before != verdict.key and state.settle is None
-                            and _slides_on(state.turn.map, verdict.key)):
+                            and isinstance(state.turn.map, TurnMap)
+                            and tracker.reach.complete.slides_on(verdict.key)):
                         # the last checker just down, never shown there before, and a checker
                         # carried further on makes another complete play: a hand sliding it
                         # on crosses points, and may stop on one a moment (backgammon 42700778
@@ -294,21 +295,3 @@ def _same_where_readable(before: BoardSnapshot, now: BoardSnapshot) -> bool:
         elif old is not new and old != new:
             return False
     return hidden
-
-
-def _slides_on(turn_map: TurnMap | StillMap, key: int) -> bool:
-    """Is there another complete board of the turn with one of ``key``'s checkers of the
-    mover's further on (a lower point of its own, or off), all else the same?"""
-    if not isinstance(turn_map, TurnMap):
-        return False
-    mine, theirs = turn_map.sides_of(key)
-    for other in turn_map.complete_keys():
-        if other == key:
-            continue
-        there, their = turn_map.sides_of(other)
-        if their != theirs:
-            continue
-        diff = [point for point in range(len(mine)) if there[point] != mine[point]]
-        if (len(diff) == 2 and there[diff[0]] == mine[diff[0]] + 1 and there[diff[1]] == mine[diff[1]] - 1):
-            return True  # (diff[0] < diff[1]: the checker from the higher point, further on)
-    return False

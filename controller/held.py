@@ -215,7 +215,7 @@ def _search_from(
     evidence = Evidence(turn, turn_map, reading, board, last_legal, since, strict, lenient)
     # first the plays the board shows as they were left (but for blots hit since): the next
     # turn may show them settled; the complete board last seen first of all
-    finished = reach.finished_before(board, later, mover_later=False)
+    finished = reach.complete.finished_before(board, later, mover_later=False)
     near = evidence.near(finished)
     if gone is not None and watched:  # (``late_hits``: a blot moved by its owner after its roll)
         near = [key for key in near if not hit_left_late(turn_map, key, gone)]
@@ -292,7 +292,7 @@ def _search_from(
     blocking = transient  # a hand at work on a play the board shows as left: the run kept
     # then the board further on: each of those plays, then the plays the mover has moved on
     # from since (with rolls held for a later turn of the mover), one run at a time
-    far = reach.finished_before(board, later, mover_later=True, lifted=turn.lifted_evidence()) if len(rolls) > 1 else []
+    far = reach.complete.finished_before(board, later, mover_later=True, lifted=turn.lifted_evidence()) if len(rolls) > 1 else []
     if seen_hits is not None and not watched:
         far = [key for key in far if _hits_seen(turn, key, seen_hits)]
     far = evidence.shown_first([key for key in far if not evidence.unshown_hit(key)

@@ -90,7 +90,7 @@ class Evidence:
         # (9/3 made, 17 in the hand): its ends come first (18/17 seen, then the board one turn on,
         # equally 20/19 then 19/17 or 18/17 then 20/18: it was 18/17)
         part = turn.lifted_seen[0] if turn.lifted_seen is not None else last_legal
-        self.part_made = reach.completions(part) if part != turn_map.start and not turn_map.is_complete(part) \
+        self.part_made = reach.complete.reachable_from(part) if part != turn_map.start and not turn_map.is_complete(part) \
             else frozenset()
         self.held_from = turn.lifted_evidence()
         self.hits_seen = 0 if since is None else since.hits

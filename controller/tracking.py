@@ -349,7 +349,7 @@ class Tracker:
         search), not on every snapshot."""
         if self._hidden:
             for reading in self._hidden:
-                sides = self.reach.complete_sides_fitting(self.key(reading), mask(reading.hidden(self.mover)))
+                sides = self.reach.complete.sides_fitting(self.key(reading), mask(reading.hidden(self.mover)))
                 if len(sides) == 1:
                     self._side_seen = sides[0]
             self._hidden.clear()
@@ -485,7 +485,7 @@ class Tracker:
             # four seconds unwarned; rally-hitting 399511986)
             found = None
         if found is None:
-            if isinstance(turn_map, TurnMap) and self.reach.completes_side(key):
+            if isinstance(turn_map, TurnMap) and self.reach.complete.completes_side(key):
                 self.side_seen = key & MOVER
             return Verdict(Kind.WRONG, fault=Fault.MIXED if reading.mixed else None)
         if turn_map.is_complete(found.key) and not found.hit_pending:
@@ -520,7 +520,7 @@ class Tracker:
         roll showed it, the play done on that board but for checkers in a hand?"""
         before = self.shown.before_roll
         return (before is not None and not covers(key & MOVER, before & MOVER)
-                and self.reach.done_but_for_hand(before))
+                and self.reach.complete.done_but_for_hand(before))
 
     def _entered_since_roll(self, side: tuple[int, ...]) -> bool:
         """Does the opponent's ``side`` show more of its checkers on its points than the last

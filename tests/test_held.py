@@ -276,7 +276,7 @@ def test_the_run_last_found_is_tried_however_far_down_the_order_its_play_comes(m
     tracker = Tracker(turn_map)
     tracker.run_seen = end
     # another play the evidence puts first (seen whole with a checker in a hand later on)
-    tracker.complete_after = next(key for key in tracker.reach.finished_before(tracker.key(board), 4, mover_later=True)
+    tracker.complete_after = next(key for key in tracker.reach.complete.finished_before(tracker.key(board), 4, mover_later=True)
                                   if key != end and turn_map.is_complete(key))
     found = finished_play(tracker, rolls[1:], board, turn_map.start)
     assert isinstance(found, Finished) and turn_map.end_of(found.play) == end

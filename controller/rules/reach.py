@@ -21,21 +21,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-import numpy as np
-
 from . import state as st
+from .complete_boards import MOVER, CompleteBoards, covers
 from .values import BAR, CHECKERS
 
-MOVER = st.mask(range(26))
-"""The mover's fields (0 off, 1-24, 25 bar)."""
-_HIGH = st.low_bits(range(26)) << 3
 _OPP_POINTS = st.mask(range(st.OPP + 1, st.OPP + 25))
 _OPP_OFF = st.mask([st.OPP])
 _OPP_BAR = st.OPP + BAR
-_POINTS_AND_OFF = st.mask(range(0, 25))
-_MOVER_LOW = st.low_bits(range(1, 25))
-_MOVER_FIELDS = st.UNIT[st.OPP] - 1
-_HEX_DIGITS = bytes.maketrans(b"0123456789abcdef", bytes(range(16)))
 _OPP_LOW = st.low_bits(range(st.OPP + 1, st.OPP + 25))
 """The lowest bit of each opposing point's field: the shape of a set of blots."""
 
@@ -73,16 +65,6 @@ class Explanation:
     def hit_pending(self) -> bool:
         """A hit is under way: a blot waits on its point, is in a hand, or left early."""
         return bool(self.waiting or self.early or self.blots_in_hand)
-
-
-def covers(big: int, small: int) -> bool:
-    """Every mover count of ``small`` is at most that of ``big`` (both mover fields only).
-
-    Word-parallel: the subtraction borrows out of a field exactly where ``small`` is
-    larger, and the borrow shows in the field's top bit.
-    """
-    d = big - small
-    return not (((~big & small) | (~(big ^ small) & d)) & _HIGH)
 
 
 def _nonzero(fields: int, low: int) -> int:
@@ -125,13 +107,8 @@ class Reach:
         for entry in self._order:
             self._by_mover.setdefault(entry[1], []).append(entry)
         self._can_hit: dict[tuple[int, int], bool] = {}
-        self._completions: dict[int, frozenset[int]] = {}
-        self._done: dict[int, bool] = {}
-        self._complete_sides: list[int] | None = None
-        """The mover's sides of the complete boards (built when first asked for)."""
-        self._finals: tuple[list[int], np.ndarray, np.ndarray] | None = None
-        """The complete boards, their mover's sides (one row each, field 0 first) and the
-        running sums of those rows (built when first asked for)."""
+        self.complete = CompleteBoards(turn, self._order, self._by_mover)
+        """The turn's complete boards, for the questions about where the play ends."""
 
     def explain(self, board: int, prefer: int | None = None) -> Explanation | None:
         """The legal state that explains ``board`` (a packed key of what the sensors show,
@@ -218,123 +195,6 @@ class Reach:
             other & ~hit and not hit & ~other and complete(other_key)
             for other_key, _, other in self._by_mover.get(key & MOVER, ())
         )
-
-    def completes_side(self, board: int) -> bool:
-        """Does some complete board have exactly the mover's side of ``board``?"""
-        complete = self.turn.is_complete
-        return any(complete(entry[0]) for entry in self._by_mover.get(board & MOVER, ()))
-
-    def complete_sides_fitting(self, board: int, hidden: int) -> list[int]:
-        """The mover's sides of complete boards that ``board`` shows but for the fields in
-        ``hidden`` (a mask: zones the sensors could not read, their counts taken as 0)."""
-        keep = MOVER & ~hidden
-        shown = board & keep
-        return [side for side in self._complete_side_list() if side & keep == shown]
-
-    def done_but_for_hand(self, board: int) -> bool:
-        """Does every checker of the mover's that ``board`` shows stand where some complete
-        board has it (the play done, but for checkers a hand may still hold)?"""
-        mover = board & MOVER
-        done = self._done.get(mover)
-        if done is None:
-            done = any(covers(side, mover) for side in self._complete_side_list())
-            if len(self._done) >= 16:
-                self._done.clear()
-            self._done[mover] = done
-        return done
-
-    def _complete_side_list(self) -> list[int]:
-        """The mover's sides of the complete boards (built when first asked for)."""
-        if self._complete_sides is None:
-            complete = self.turn.is_complete
-            self._complete_sides = [side for side, entries in self._by_mover.items()
-                                    if any(complete(entry[0]) for entry in entries)]
-        return self._complete_sides
-
-    def finished_like(self, board: int) -> list[int]:
-        """The complete boards whose mover's side ``board`` shows, whatever the opponent's side
-        shows (the next player may already be moving): exactly, then with some of the mover's
-        blots hit since and on the bar or pool."""
-        complete = self.turn.is_complete
-        exact = board & MOVER
-        found = [entry[0] for entry in self._by_mover.get(exact, ()) if complete(entry[0])]
-        shown = board & _POINTS_AND_OFF
-        on_bar = (board >> st.SHIFT[BAR]) & st.NIBBLE
-        for key, mover, _ in self._order:
-            if mover == exact or not covers(mover & _POINTS_AND_OFF, shown):
-                continue
-            gone = (mover & _POINTS_AND_OFF) - shown
-            bar = (mover >> st.SHIFT[BAR]) & st.NIBBLE
-            # only blots are gone, one checker each, every one on the bar or pool (a blot in a
-            # hand could as well be the mover's own checker lifted again)
-            if (gone & ~_MOVER_LOW or gone & ~_exactly_one(mover & st.BOARD, _MOVER_LOW)
-                    or on_bar - bar != gone.bit_count()):
-                continue
-            if complete(key):
-                found.append(key)
-        return found
-
-    def finished_before(self, board: int, later: int, mover_later: bool,
-                        lifted: tuple[tuple[int, int], ...] = ()) -> list[int]:
-        """The complete boards from which the mover's side of ``board`` may have come in
-        ``later`` moves of the turns after this one, fewest checkers gone first: every
-        checker gone from its point (or bar) is a move of the mover in a later turn
-        (``mover_later``) or a blot hit by the opponent (to the bar or pool, or in a hand);
-        a checker never goes back (own numbering: towards 0) but to the bar when hit; the
-        mover's checkers in a hand went too.  Cheap counts only, over every complete board
-        at once: the turns that follow judge each.  ``lifted``: (point, most left) for the
-        checkers last seen in a hand: the boards whose play moved them come first (a hand
-        seen at work on a checker outweighs fewer checkers gone)."""
-        keys, sides, running = self._finals_table()
-        if not keys:
-            return []
-        now = np.frombuffer(format(board & _MOVER_FIELDS, "026x").encode("ascii").translate(_HEX_DIGITS)[::-1],
-                            dtype=np.uint8).astype(np.int16)
-        in_hand = max(CHECKERS - int(now.sum()), 0)
-        diff = sides - now
-        gone = np.clip(diff[:, 1:], 0, None).sum(axis=1)
-        ok = (gone <= later) & (diff[:, 0] <= 0)  # nothing comes back from off the board
-        ok &= (np.cumsum(now[:25]) >= running - (later + in_hand)).all(axis=1)
-        if not mover_later:  # only the mover's blots may have gone, hit, and only to the bar or a hand
-            ok &= (diff[:, :25] >= 0).all(axis=1)
-            ok &= ((diff[:, 1:25] <= 0) | (sides[:, 1:25] == 1)).all(axis=1)
-        found = np.nonzero(ok)[0]
-        order = gone[found]
-        if lifted:
-            points = [p for p, _ in lifted]
-            most = np.array([m for _, m in lifted], dtype=np.int16)
-            moved = (sides[found][:, points] <= most).all(axis=1)
-            order = order + (~moved) * (CHECKERS + 1)
-        found = found[np.argsort(order, kind="stable")]
-        return [keys[i] for i in found.tolist()]
-
-    def completions(self, key: int) -> frozenset[int]:
-        """The complete boards the turn can still reach from legal board ``key`` (kept for
-        the last few asked: a held roll's search asks again for each board)."""
-        found = self._completions.get(key)
-        if found is None:
-            seen, todo, ends = {key}, [key], set()
-            while todo:
-                at = todo.pop()
-                if self.turn.is_complete(at):
-                    ends.add(at)
-                for child in self.turn.next_keys(at):
-                    if child not in seen:
-                        seen.add(child)
-                        todo.append(child)
-            if len(self._completions) >= 8:
-                self._completions.clear()
-            found = self._completions[key] = frozenset(ends)
-        return found
-
-    def _finals_table(self) -> tuple[list[int], np.ndarray, np.ndarray]:
-        if self._finals is None:
-            complete = self.turn.is_complete
-            keys = [key for key, _, _ in self._order if complete(key)]
-            digits = "".join(format(key & _MOVER_FIELDS, "026x") for key in keys).encode("ascii").translate(_HEX_DIGITS)
-            sides = np.frombuffer(digits, dtype=np.uint8).reshape(len(keys), 26)[:, ::-1].astype(np.int16)
-            self._finals = (keys, sides, np.cumsum(sides[:, :25], axis=1))
-        return self._finals
 
     def _blots_gone(self, board: int) -> tuple[int, int] | None:
         """The start's blots gone from their points (a blot set), and how many are in a
