@@ -286,6 +286,13 @@ def _search_from(
                 _search(tracker, rest, reading, tracker.map.start, budget, seen_hits=seen_hits,
                         standing=_after(standing, rolls, rest), gones=_after(gones, rolls, rest)) is not None
                 for _, tracker, rest in deeper):
+            if watched and since is not None and _not_shown(turn_map, turn, last_legal, in_hand[0]):
+                # a play the board never showed, the board showing another complete: one board
+                # of the next player's hand at work decides nothing (a zone stuck on its old
+                # reading makes such a board: trictrac 47000962 at 5x, White's 20/17*/13 shown
+                # with the blot in Black's hand, the bar stuck empty as Black's dance and
+                # White's 6-2 came, read as 20/16/13 and the game lost); the boards to come tell
+                return _TRANSIENT, in_hand[0]
             return _SETTLED, in_hand[0]
         return _TRANSIENT, in_hand[0]
     transient: int | None = (in_hand + hits)[0] if in_hand or hits else None
