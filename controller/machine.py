@@ -192,6 +192,8 @@ class Controller(ResumeSteps, BoardSteps, SetupSteps, TurnSteps, HeldSteps, Next
             return self._output(message="Put the checkers back first", sounds=(Sound.WARNING,))
         roll = Roll(a, b)
         if isinstance(state, AwaitRoll):  # whatever the board shows: the turn's tracker judges it
+            if event.late is not None:  # (the dice's own landing time known)
+                return self._start_turn(time, roll, T.ROLL, rolled_at=time - event.late, rolled_exact=True)
             return self._start_turn(time, roll, T.ROLL)
         return self._computer_first(time, state, roll) or self._next_roll_while_moving(time, state, roll, event.late)
 

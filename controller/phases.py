@@ -80,6 +80,9 @@ class Turn:
     last_rolled_at: float = -math.inf
     """When the turn before it was rolled (-inf: not known): the boards between the two rolls
     showed which blots that turn hit (``revise_steps``)."""
+    rolled_exact: bool = False
+    """``rolled_at`` is the dice's own landing time (``DiceEvent.late`` known): no allowance
+    for a roll read late (``next_roll_steps.ROLL_READ``)."""
 
 
 @dataclass(frozen=True)

@@ -191,7 +191,7 @@ class ReviseSteps(ControllerState):
         # (and a blot the boards saw go before its owner's roll was hit: rally-hitting 310909328,
         # blots handed over at 3x, White's 18/15*/11 read again as 18/14/11, so that Black's
         # illegal 23 to 15 stood unwarned four seconds)
-        gone = self._gone_between(hit, turn.last_rolled_at, turn.rolled_at)
+        gone = self._gone_between(hit, turn.last_rolled_at, turn.rolled_at, exact=turn.rolled_exact)
         return self._read_again(time, state, reading, record, more_hits=False, gone=gone,
                                 complete=turn.tracker.complete_seen is not None)
 

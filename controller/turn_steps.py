@@ -62,12 +62,14 @@ class TurnSteps(ControllerState):
     def _start_turn(
         self, time: float, roll: Roll, trigger: Trigger, journal_roll: bool = True, later: tuple[HeldRoll, ...] = (),
         rolled_at: float | None = None, searched: Tracker | None = None, previous: Turn | None = None,
+        rolled_exact: bool = False,
     ) -> Output:
         """The player to move plays ``roll`` (journalled unless it already is); a roll with
         no legal move passes at once.  ``later``: rolls thrown since, held in this turn;
         ``rolled_at``: when ``roll`` was read (a held roll's; else now for a fresh roll,
-        not known for one journalled already); ``searched``: this turn as a held roll's
-        search followed it (``Tracker.following``); ``previous``: the turn just ended."""
+        not known for one journalled already; ``rolled_exact``: that is when the dice
+        landed); ``searched``: this turn as a held roll's search followed it
+        (``Tracker.following``); ``previous``: the turn just ended."""
         if rolled_at is None:
             rolled_at = time if journal_roll else -math.inf
         last_rolled_at = self._state.last_rolled_at if isinstance(self._state, AwaitRoll) else -math.inf
@@ -84,7 +86,8 @@ class TurnSteps(ControllerState):
             self._go(trigger, AwaitRoll(rolled_at))
             self._verdict = None
             if later:  # the next roll was thrown already
-                out = self._start_turn(time, later[0].roll, T.ROLL, later=later[1:], rolled_at=later[0].thrown)
+                out = self._start_turn(time, later[0].roll, T.ROLL, later=later[1:], rolled_at=later[0].thrown,
+                                       rolled_exact=later[0].exact)
                 return out.after(tuple(journal))
             message = f"{colour.value.capitalize()} cannot move with {roll}: the turn passes"
             return self._output(
@@ -92,7 +95,7 @@ class TurnSteps(ControllerState):
             )
         planned, said = self._plan_turn(colour, roll, turn_map)
         turn = Turn(colour, roll, turn_map, Tracker.following(turn_map, searched), planned, rolled_at=rolled_at,
-                    last_rolled_at=last_rolled_at)
+                    last_rolled_at=last_rolled_at, rolled_exact=rolled_exact)
         if later and rolled_at > -math.inf:
             # the next roll came before this turn began: what the boards between showed is
             # evidence this turn's tracker would have kept (rally-hitting 1071432143: Black's
@@ -143,7 +146,7 @@ class TurnSteps(ControllerState):
 
     def _end_turn(
         self, time: float, play: Play, next_roll: Roll | None = None, later: tuple[HeldRoll, ...] = (),
-        rolled_at: float | None = None, searched: Tracker | None = None,
+        rolled_at: float | None = None, searched: Tracker | None = None, rolled_exact: bool = False,
     ) -> Output:
         state = self._state
         if not isinstance(state, Moving):
@@ -170,7 +173,7 @@ class TurnSteps(ControllerState):
             )
         self._go(T.PLAY_COMPLETE, AwaitRoll(state.turn.rolled_at))
         if next_roll is not None:
-            out = self._start_turn(time, next_roll, T.ROLL, later=later, rolled_at=rolled_at,
+            out = self._start_turn(time, next_roll, T.ROLL, later=later, rolled_at=rolled_at, rolled_exact=rolled_exact,
                                    searched=searched, previous=state.turn)
             self._carry_guesses(state)
             return out.after(tuple(journal))
