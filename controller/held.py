@@ -366,9 +366,20 @@ def _search_from(
 
 def _not_shown(turn_map: TurnMap, turn: Tracker, last_legal: int, key: int) -> bool:
     """Did the boards show a complete play of ``turn`` (``last_shown``), and is complete
-    board ``key`` another?"""
+    board ``key`` another, which the last board before the next player's roll did not show
+    either (made, its hits under way)?  After that roll the owner's hand lifting a blot the
+    play passed makes the board of a play hitting it, and that one is then the last shown
+    (trictrac 48200814, blots handed over at 5x: White's 22/18/13* stood as Black threw, then
+    Black lifted its blot on White's 17 for its own move, taken for 22/17*/13*, so that
+    Black's bar/23* bar/19* after 22/18/13* was a run from a play never shown, warned falsely)."""
     shown = last_shown(turn, turn_map, last_legal)
-    return turn_map.is_complete(shown) and key != shown
+    if not turn_map.is_complete(shown) or key == shown:
+        return False
+    before = turn.shown.before_roll
+    if before is None:
+        return True
+    found = turn.reach.explain(before, prefer=key)  # that board as ``key`` with hits under way
+    return found is None or found.key != key or bool(found.lifted)
 
 
 def _standing_last(turn_map: TurnMap, keys: list[int], standing: tuple[int, ...]) -> list[int]:

@@ -1162,3 +1162,31 @@ def test_a_later_turn_leaving_standing_a_blot_seen_taken_before_its_owners_roll_
     assert not isinstance(found, Finished), found
     found = finished_play(Tracker(turn_map), rolls, reading, turn_map.start, gones=(0, 1 << 16))
     assert isinstance(found, Finished) and found.play == first  # the blot it hit seen taken: the same run
+
+
+def test_the_play_the_board_showed_as_the_next_player_threw_is_shown_whatever_came_after() -> None:
+    """Trictrac 48200814 (blots handed over, 5x): White's 22/18/13* stood as Black threw, the
+    blot on 13 in White's hand; then Black lifted its other blot (on White's 17) for its own
+    move, a board of 22/17*/13* with that blot in a hand, which became the complete board
+    last seen.  A run from 22/18/13* is no run from a play never shown (``held._not_shown``,
+    whose doubt makes the board wrong until it settles, warned falsely then); a run from
+    another play, say 22/17*/13* read otherwise, stays one."""
+    start = Position.from_counts({22: 1, 24: 4, 8: 4, 6: 6}, {8: 1, 12: 1, 13: 4, 6: 6, 2: 3})
+    turn_map = TurnMap(RULES, start, Roll(5, 4))
+    one = turn_map.end_of(Play((Move(22, 18, 4), Move(18, 13, 5, True))))
+    two = turn_map.end_of(Play((Move(22, 17, 5, True), Move(17, 13, 4, True))))
+    other = turn_map.end_of(Play((Move(8, 3, 5), Move(8, 4, 4))))
+    assert None not in (one, two, other)
+    board = RULES.apply(start, Play((Move(22, 18, 4), Move(18, 13, 5, True))))
+    black = list(READER.position_reading(board).black)
+    black[25] -= 1  # the blot hit on 13 in White's hand as Black throws
+    tracker = Tracker(turn_map)
+    before = BoardReading(READER.position_reading(board).white, tuple(black))
+    assert tracker.judge(before, turn_map.start).kind is Kind.HIT_PENDING
+    black[25] += 1  # on the bar after the roll,
+    black[8] -= 1  # and Black's own hand lifts its blot on White's 17
+    after = BoardReading(READER.position_reading(board).white, tuple(black))
+    assert tracker.judge(after, one, opponent_rolled=True).kind is Kind.HIT_PENDING
+    assert tracker.complete_seen == two
+    assert not held._not_shown(turn_map, tracker, turn_map.start, one)
+    assert held._not_shown(turn_map, tracker, turn_map.start, other)

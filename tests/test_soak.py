@@ -124,6 +124,7 @@ def test_other_hand_habits_at_5x_keep_every_play(name: str, habit: str, seed: in
     ("rally-hitting", 43700669, 7.5, 1.0, 5.0),  # lost: guessed turns read again after this turn stood complete
     ("trictrac", 47000962, 7.5, 1.0, 5.0),  # lost: a stuck bar read as the next hand at work on a play never shown
     ("trictrac", 48001295, 7.5, 1.0, 5.0),  # unwarned: a blot seen gone before its owner's roll read again as unhit
+    ("trictrac", 48200814, 7.5, 1.0, 5.0),  # a false warning: the play shown before the roll taken for never shown
 ])
 def test_hit_blots_handed_to_their_owners_and_entered_from_the_hand_keep_every_play(
         name: str, seed: int, noise: float, illegal: float, speed: float) -> None:
