@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 from scenario_kit import B, W, pos, scene
-from test_hand_scenarios import LOOK, assert_unwarned, recorded
+from scene_checks import LOOK, assert_unwarned, recorded
 
 from hal.interfaces import Button
 

@@ -77,7 +77,7 @@ def test_other_hand_habits_at_5x_keep_every_play(name: str, habit: str, seed: in
     each seed lost plays once.  Trictrac 4142 and rally 4243 ended a player's turn over a
     pass of the other's, several rolls held, with the play the board showed further on than
     the first six tried (``held.MAX_TRIED_FAR``); rally-hitting 5146 is the hit back on the
-    point just hit from (see test_hand_scenarios)."""
+    point just hit from (see test_hand_held_rolls)."""
     from simulator.players import Behaviour
     from simulator.sensors import NoiseModel
     from simulator.table import Table
@@ -147,7 +147,7 @@ def test_a_complete_board_that_was_an_illegal_move_does_not_lose_the_game() -> N
     played bar/23/20; the last turn was not read again (a complete board had shown it as
     recorded), every board after was warned, and 418 of 456 plays were lost.  A run showing
     this turn complete too now re-reads it (the scenario test of the same name in
-    test_hand_scenarios is the class).  The attempt itself was a legal board of the turn as
+    test_hand_blots_handed_over is the class).  The attempt itself was a legal board of the turn as
     then read, and goes unwarned: the only one."""
     table, report = careless_table("trictrac", 350810524, 7.5, 1.0, 5.0, habits="handover")
     assert report.mismatches == [] and report.false_warnings == []
@@ -160,7 +160,7 @@ def test_dice_thrown_while_a_hand_hides_a_zone_keep_a_hit_under_way_unwarned(nam
     """Seed 322609678, dice thrown early (``throws``), noise 7.5, an illegal attempt every
     turn, a person's pace: Black's roll held over a hidden zone, then its checker from the
     bar put down on White's blot before the blot was taken off, warned falsely (the
-    scenario test of the same name in test_hand_scenarios is the class)."""
+    scenario test of a hitter put down on the blot in test_hand_blots_handed_over is the class)."""
     table, report = careless_table(name, 322609678, 7.5, 1.0, 1.0, habits="throws")
     assert report.mismatches == [] and report.false_warnings == []
     assert report.attempts_warned == report.illegal_attempts
@@ -269,7 +269,7 @@ def test_all_careless_habits_at_noise_7_5_keep_every_play_and_warn_every_illegal
     run is the one followed.  Rally-hitting 350310509: White's 3 to 10 warned, taken back
     and 3/2 played on a board hiding another zone, then 2 to 10 tried, the same wrong board
     again, unwarned four seconds (a board hiding zones that shows the warned checker gone
-    lets the same wrong board beep again; test_hand_scenarios has the class)."""
+    lets the same wrong board beep again; test_hand_held_rolls has the class)."""
     from simulator.players import Behaviour
     from simulator.sensors import NoiseModel
     from simulator.table import Table
@@ -425,7 +425,7 @@ def test_tables_at_a_persons_pace_keep_every_play(name: str, noise: float, illeg
 def test_a_play_standing_complete_through_a_flicker_at_the_grace_tick_is_kept() -> None:
     """Careless throws at a person's pace (backgammon 1850255506, noise 5, illegal 1.0): the
     tray unreadable for a scan at the end of the wait for a blot the play had passed cost the
-    game (250 plays misrecorded); see test_hand_scenarios' flicker test."""
+    game (250 plays misrecorded); see test_hand_blots_handed_over's flicker test."""
     table, report = careless_table("backgammon", 1850255506, 5.0, 1.0, 1.0, habits="throws")
     assert report.mismatches == [] and report.false_warnings == []
     assert report.attempts_warned == report.illegal_attempts
@@ -450,7 +450,7 @@ def test_a_later_turns_hit_with_its_blot_left_standing_is_no_false_warning_seria
     """All careless habits at a person's pace over the serial link (rally-hitting 42300410,
     noise 7.5, an illegal move tried every turn): Black's roll held over White's 3-3, its
     checker carried from the pool past White's blot, the blot left standing for its owner:
-    warned as a hit no board showed (test_hand_scenarios' scene of a later turn's hit whose
+    warned as a hit no board showed (test_hand_blots_handed_over's scene of a later turn's hit whose
     blot still stands where the hitter passed is the class)."""
     table, report = careless_table("rally-hitting", 42300410, 7.5, 1.0, 1.0, "serial")
     assert report.mismatches == [] and report.false_warnings == []
@@ -462,7 +462,7 @@ def test_a_checker_slid_over_a_point_as_the_next_roll_comes_keeps_the_game() -> 
     """All careless habits at a person's pace (backgammon 42700778, noise 7.5, an illegal
     move tried every turn): White's 6/off 5/3, the checker from 5 slid over 4 as Black's roll
     came, was read as 6/4 5/off and the game was lost (224 plays misread, 385 false
-    warnings; test_hand_scenarios' scene of a checker slid over a point is the class)."""
+    warnings; test_hand_blots_handed_over's scene of a checker slid over a point is the class)."""
     table, report = careless_table("backgammon", 42700778, 7.5, 1.0, 1.0)
     assert report.mismatches == [] and report.false_warnings == []
     assert report.attempts_warned == report.illegal_attempts
