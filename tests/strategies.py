@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 from hypothesis import strategies as st
 
-from controller.rules import BAR, BLACK, CHECKERS, OFF, WHITE, Colour, Play, Position, Roll, get_rule_set
+from controller.rules import BAR, BLACK, CHECKERS, OFF, WHITE, Colour, Play, Position, Roll, TurnMap, get_rule_set
 from controller.rules.base import RuleSet
 
 # -- rule sets -------------------------------------------------------------------------------
@@ -326,3 +326,12 @@ __all__ = [
     "game_positions", "is_mirrored", "is_rally", "make_rule_set", "non_doubles", "opening_throws",
     "positions", "random_game", "rolls", "rule_sets",
 ]
+
+
+@st.composite
+def turns(draw: st.DrawFn) -> tuple[RuleSet, Position, Roll, TurnMap]:
+    """A rule set, a position of its games, a roll, and the turn that roll plays there."""
+    rules = draw(rule_sets())
+    position = draw(positions(rules))
+    roll = draw(rolls())
+    return rules, position, roll, TurnMap(rules, position, roll)

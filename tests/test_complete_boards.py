@@ -14,15 +14,7 @@ from controller.rules import Position, Roll
 from controller.rules.base import RuleSet
 from controller.rules.reach import Reach
 from controller.rules.turn import TurnMap
-from strategies import positions, rolls, rule_sets
-
-
-@st.composite
-def turns(draw: st.DrawFn) -> tuple[RuleSet, Position, Roll, TurnMap]:
-    rules = draw(rule_sets())
-    position = draw(positions(rules))
-    roll = draw(rolls())
-    return rules, position, roll, TurnMap(rules, position, roll)
+from strategies import turns
 
 
 def _slides_on(turn: TurnMap, key: int) -> bool:

@@ -19,7 +19,7 @@ from controller.rules import BAR, CHECKERS, Position, Roll
 from controller.rules.base import RuleSet
 from controller.rules.reach import Reach
 from controller.rules.turn import TurnMap
-from strategies import positions, rolls, rule_sets
+from strategies import turns
 
 
 def _hits(start_opp: tuple[int, ...], opp: tuple[int, ...]) -> frozenset[int]:
@@ -74,15 +74,6 @@ def _gone(oracle: Oracle, opp: list[int]) -> frozenset[int]:
 def _waiting(oracle: Oracle, key: int, opp: list[int]) -> frozenset[int]:
     """The blots legal state ``key`` has hit that the board still shows on their points."""
     return frozenset(p for p in _hits(oracle.start_opp, oracle.sides[key][1]) if opp[p] == 1)
-
-
-@st.composite
-def turns(draw: st.DrawFn) -> tuple[RuleSet, Position, Roll, TurnMap]:
-    """A turn with at least one legal play."""
-    rules = draw(rule_sets())
-    position = draw(positions(rules))
-    roll = draw(rolls())
-    return rules, position, roll, TurnMap(rules, position, roll)
 
 
 @st.composite
