@@ -19,7 +19,8 @@ from .values import CHECKERS
 MOVER = st.mask(range(26))
 """The mover's fields (0 off, 1-24, 25 bar)."""
 _MOVER_ONES = st.low_bits(range(26))
-_HIGH = _MOVER_ONES << 3
+FIELD_TOPS = _MOVER_ONES << 3
+"""The top bit of each mover field: where a word-parallel subtraction's borrow shows (``covers``)."""
 _MOVER_FIELDS = st.UNIT[st.OPP] - 1
 _HEX_DIGITS = bytes.maketrans(b"0123456789abcdef", bytes(range(16)))
 
@@ -38,7 +39,7 @@ def covers(big: int, small: int) -> bool:
     larger, and the borrow shows in the field's top bit.
     """
     d = big - small
-    return not (((~big & small) | (~(big ^ small) & d)) & _HIGH)
+    return not (((~big & small) | (~(big ^ small) & d)) & FIELD_TOPS)
 
 
 class CompleteBoards:
