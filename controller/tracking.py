@@ -21,7 +21,8 @@ from hal.zones import TRAY, WAITING, ZONES, Checker, Zone
 
 from .rules.base import RuleSet
 from .rules.geometry import Geometry
-from .rules.reach import MOVER, Explanation, Reach, covers
+from .rules.complete_boards import covers
+from .rules.reach import MOVER, Explanation, Reach
 from .rules.state import OPP, count, mask
 from .rules.turn import TurnMap
 from .rules.values import BAR, CHECKERS, OFF, Colour, Move, Position

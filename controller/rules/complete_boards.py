@@ -14,15 +14,11 @@ from typing import Protocol
 import numpy as np
 
 from . import state as st
+from .state import MOVER
 from .values import CHECKERS
 
-MOVER = st.mask(range(26))
-"""The mover's fields (0 off, 1-24, 25 bar)."""
-_MOVER_ONES = st.low_bits(range(26))
-FIELD_TOPS = _MOVER_ONES << 3
+FIELD_TOPS = st.ONES << 3
 """The top bit of each mover field: where a word-parallel subtraction's borrow shows (``covers``)."""
-_MOVER_FIELDS = st.UNIT[st.OPP] - 1
-_HEX_DIGITS = bytes.maketrans(b"0123456789abcdef", bytes(range(16)))
 
 
 class Turn(Protocol):
@@ -91,8 +87,7 @@ class CompleteBoards:
         for other, side, _ in self._order:
             if other == key or other & ~MOVER != theirs or not complete(other):
                 continue
-            changed = (side ^ key) & MOVER
-            changed = (changed | changed >> 1 | changed >> 2 | changed >> 3) & _MOVER_ONES
+            changed = st.nonzero((side ^ key) & MOVER, st.ONES)
             if changed.bit_count() != 2:
                 continue
             low = (changed & -changed).bit_length() - 1  # the lower field's first bit
@@ -116,8 +111,7 @@ class CompleteBoards:
         keys, sides, running = self._finals_table()
         if not keys:
             return []
-        now = np.frombuffer(format(board & _MOVER_FIELDS, "026x").encode("ascii").translate(_HEX_DIGITS)[::-1],
-                            dtype=np.uint8).astype(np.int16)
+        now = np.frombuffer(st.mover_digits((board,)), dtype=np.uint8).astype(np.int16)
         in_hand = max(CHECKERS - int(now.sum()), 0)
         diff = sides - now
         gone = np.clip(diff[:, 1:], 0, None).sum(axis=1)
@@ -167,7 +161,6 @@ class CompleteBoards:
         if self._finals is None:
             complete = self.turn.is_complete
             keys = [key for key, _, _ in self._order if complete(key)]
-            digits = "".join(format(key & _MOVER_FIELDS, "026x") for key in keys).encode("ascii").translate(_HEX_DIGITS)
-            sides = np.frombuffer(digits, dtype=np.uint8).reshape(len(keys), 26)[:, ::-1].astype(np.int16)
+            sides = np.frombuffer(st.mover_digits(keys), dtype=np.uint8).reshape(len(keys), 26).astype(np.int16)
             self._finals = (keys, sides, np.cumsum(sides[:, :25], axis=1))
         return self._finals

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from typing import Iterable, Protocol
 
 from . import state as st
-from .complete_boards import FIELD_TOPS, MOVER, CompleteBoards, covers
+from .complete_boards import FIELD_TOPS, CompleteBoards, covers
+from .state import MOVER
 from .values import BAR, CHECKERS
 
 _OPP_POINTS = st.mask(range(st.OPP + 1, st.OPP + 25))
@@ -67,11 +68,6 @@ class Explanation:
         return bool(self.waiting or self.early or self.blots_in_hand)
 
 
-def _nonzero(fields: int, low: int) -> int:
-    """The fields (marked by their lowest bits in ``low``) whose count is not 0."""
-    return (fields | fields >> 1 | fields >> 2 | fields >> 3) & low
-
-
 def _exactly_one(fields: int, low: int) -> int:
     """The fields (marked by their lowest bits in ``low``) whose count is 1."""
     return fields & ~(fields >> 1 | fields >> 2 | fields >> 3) & low
@@ -84,7 +80,7 @@ def lone(key: int) -> int:
 
 def empty(key: int) -> int:
     """The opposing points of ``key`` with no opposing checker (a blot set)."""
-    return _OPP_LOW & ~_nonzero(key & _OPP_POINTS, _OPP_LOW)
+    return _OPP_LOW & ~st.nonzero(key & _OPP_POINTS, _OPP_LOW)
 
 
 def _points(blots: int) -> tuple[int, ...]:
@@ -205,7 +201,7 @@ class Reach:
         start = self.start
         if (board ^ start) & _OPP_OFF:
             return None
-        changed = _nonzero((start ^ board) & _OPP_POINTS, _OPP_LOW)
+        changed = st.nonzero((start ^ board) & _OPP_POINTS, _OPP_LOW)
         gone = self._blots & empty(board)
         if changed & ~gone:
             return None

@@ -134,18 +134,29 @@ def _pack_fields(mover: Sequence[int], opponent: Sequence[int], mirrored: bool) 
 
 
 _HEX_DIGITS = bytes.maketrans(b"0123456789abcdef", bytes(range(16)))
-_MOVER_FIELDS = UNIT[OPP] - 1
+MOVER = UNIT[OPP] - 1
+"""The mover's fields of a state (0 off, 1-24, 25 bar)."""
 
 
-def mover_sides(states: Iterable[int]) -> Iterator[tuple[int, ...]]:
-    """The mover's side (own numbering) of each state, in order.
+def nonzero(fields: int, low: int) -> int:
+    """The fields (marked by their lowest bits in ``low``) whose count is not 0."""
+    return (fields | fields >> 1 | fields >> 2 | fields >> 3) & low
+
+
+def mover_digits(states: Iterable[int]) -> bytes:
+    """The mover's counts of each state, in order, 26 bytes a state (field 0 first).
 
     One hex digit is one field, so all the states are split by a few C-level calls (the end
     boards of a turn are unpacked by the thousand).
     """
-    masked = map(_MOVER_FIELDS.__and__, reversed(list(states)))
+    masked = map(MOVER.__and__, reversed(list(states)))
     digits = "".join(map(format, masked, repeat("026x"))).encode("ascii")
-    fields = iter(digits.translate(_HEX_DIGITS)[::-1])  # every state's field 0 first
+    return digits.translate(_HEX_DIGITS)[::-1]
+
+
+def mover_sides(states: Iterable[int]) -> Iterator[tuple[int, ...]]:
+    """The mover's side (own numbering) of each state, in order."""
+    fields = iter(mover_digits(states))
     return zip(*[fields] * 26)
 
 

@@ -117,10 +117,6 @@ class TurnInProgress:
             self.pop()
 
 
-_MOVER = st.mask(range(26))
-"""The mover's fields of a key (as ``controller.rules.reach.MOVER``)."""
-
-
 class TurnMap:
     """Every board a turn may pass through on the way to a legal play, found by packed key.
 
@@ -226,8 +222,8 @@ class TurnMap:
         """The mover's sides (the mover's fields of their keys) of the boards part way through the turn,
         its start included, that no complete play leaves (worked out when first asked for)."""
         if self._short is None:
-            complete = {key & _MOVER for key in self._final_keys}
-            self._short = frozenset(key & _MOVER for key in self._where if key not in self._final_keys) - complete
+            complete = {key & st.MOVER for key in self._final_keys}
+            self._short = frozenset(key & st.MOVER for key in self._where if key not in self._final_keys) - complete
         return self._short
 
     def play_to(self, key: int) -> Play:
