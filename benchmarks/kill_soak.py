@@ -3,9 +3,10 @@ every match is finished; then every journal and record is audited.
 
 Not a test (``tests/test_resume_kill.py`` runs a few kills of the same loop).  For each
 match (rule sets in turn, several seeds, 1- and 3-point matches) the simulated board is
-run as a real process on a journal and a records folder, killed after a random time
-(now and then during start-up, mostly during play), and started again on the same
-journal, until the match is over.  The audit replays the journal with the rules engine
+run as a real process on a journal and a records folder, killed now and then during
+start-up (after a random time) and mostly during play (once its journal has grown by a
+random number of entries, so the kills follow the play whatever the machine's speed),
+and started again on the same journal, until the match is over.  The audit replays the journal with the rules engine
 (every turn legal, seq without gap, no roll thrown twice for one turn, no turn played
 with another roll than the one thrown), reads the ``.mat`` record back and replays it,
 and compares its turns with the journal's.  Every run must end with exit 0 or by the
@@ -46,6 +47,8 @@ from controller.rules import get_rule_set  # noqa: E402
 from controller.rules.values import Roll  # noqa: E402
 
 RULES = ("trictrac", "backgammon", "rally", "rally-hitting")
+ENTRIES_PER_GAME = 120
+"""About how many entries one game's journal takes (a trictrac game at seed 3: 132)."""
 RUN = "import sys; from controller.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
@@ -101,11 +104,35 @@ def _entries(journal: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def play_match(folder: Path, rules: str, seed: int, length: int, kills: int, rng: random.Random, *,
-               speed: float = 400.0, start_up: float = 0.3, run_time: float = 2.0, timeout: float = 120.0) -> MatchSoak:
-    """Play one match with up to ``kills`` SIGKILLs at random moments, then audit it.
+def _lines(journal: Path) -> int:
+    """Entries the journal holds so far (lines written whole or not)."""
+    try:
+        return journal.read_bytes().count(b"\n")
+    except FileNotFoundError:
+        return 0
 
-    ``run_time`` is the wall time an uninterrupted match takes (for spreading the kills)."""
+
+def _run_until(process: subprocess.Popen[bytes], journal: Path, entries: int, timeout: float) -> int | None:
+    """Wait until the process ends (its exit code) or the journal holds ``entries`` (None)."""
+    end = time.perf_counter() + timeout
+    while time.perf_counter() < end:
+        code = process.poll()
+        if code is not None:
+            return code
+        if _lines(journal) >= entries:
+            return None
+        time.sleep(0.003)
+    return None
+
+
+def play_match(folder: Path, rules: str, seed: int, length: int, kills: int, rng: random.Random, *,
+               speed: float = 400.0, start_up: float = 0.3, every: int = 20, timeout: float = 120.0) -> MatchSoak:
+    """Play one match with up to ``kills`` SIGKILLs, then audit it.
+
+    A kill lands now and then during start-up (after a random part of ``start_up`` seconds),
+    mostly during play: after the journal has grown by 1 to ``2 * every - 1`` entries, then a
+    few random milliseconds more, so kills fall between and during writes whatever the
+    machine's speed."""
     soak = MatchSoak(rules, seed, length)
     started = time.perf_counter()
     folder.mkdir(parents=True, exist_ok=True)
@@ -114,7 +141,6 @@ def play_match(folder: Path, rules: str, seed: int, length: int, kills: int, rng
     if length != 1:
         config = folder / "board.toml"
         config.write_text(f'[game]\nrules = "{rules}"\nmatch_length = {length}\n', encoding="utf-8")
-    step = max(run_time - start_up, 0.1) * 2 / max(kills, 1)
     while not _match_over(journal, rules, length):
         if soak.runs > kills + 20:
             soak.problems.append(f"the match is not over after {soak.runs} runs")
@@ -124,15 +150,27 @@ def play_match(folder: Path, rules: str, seed: int, length: int, kills: int, rng
         with open(log, "wb") as out:
             process = subprocess.Popen(_command(journal, records, rules, seed, speed, config), cwd=ROOT,
                                        stdout=out, stderr=subprocess.STDOUT)
+            code: int | None = None
             if soak.kills < kills:
-                delay = rng.uniform(0, start_up) if rng.random() < 0.15 else start_up + rng.uniform(0, step)
-                try:
-                    code = process.wait(delay)
-                except subprocess.TimeoutExpired:
+                in_start_up = rng.random() < 0.15
+                if in_start_up:
+                    try:
+                        code = process.wait(rng.uniform(0, start_up))
+                    except subprocess.TimeoutExpired:
+                        code = None
+                else:
+                    target = _lines(journal) + rng.randint(1, 2 * every - 1)
+                    code = _run_until(process, journal, target, timeout)
+                    if code is None and _lines(journal) < target:
+                        soak.problems.append(f"run {soak.runs} wrote nothing for {timeout} s (stuck)")
+                    elif code is None:
+                        time.sleep(rng.uniform(0, 0.01))
+                        code = process.poll()
+                if code is None:
                     process.send_signal(signal.SIGKILL)
                     code = process.wait()
                     soak.kills += 1
-                    soak.kills_in_start_up += delay < start_up
+                    soak.kills_in_start_up += in_start_up
             else:
                 try:
                     code = process.wait(timeout)
@@ -273,14 +311,6 @@ def play_on_virtual_board(folder: Path, rules: str, seed: int, kills: int, rng: 
     return soak
 
 
-def calibrate(rules: str, seed: int, speed: float, folder: Path) -> float:
-    """Wall seconds one uninterrupted 1-point match takes."""
-    started = time.perf_counter()
-    subprocess.run(_command(folder / "journal.jsonl", folder / "records", rules, seed, speed, None), cwd=ROOT,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=300)
-    return time.perf_counter() - started
-
-
 def soak(kills: int, seed: int, speed: float, per_match: int = 5, say: Any = print, board: str = "simulated") -> dict[str, Any]:
     """Kill ``kills`` times over matches of every rule set; the figures."""
     rng = random.Random(seed)
@@ -289,8 +319,6 @@ def soak(kills: int, seed: int, speed: float, per_match: int = 5, say: Any = pri
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="kill-soak-") as scratch:
         base = Path(scratch)
-        if board == "simulated":
-            run_time = {rules: calibrate(rules, seed, speed, base / f"calibrate-{rules}") for rules in RULES}
         n = 0
         while sum(r.kills for r in results) < kills:
             rules = RULES[n % len(RULES)]
@@ -299,7 +327,7 @@ def soak(kills: int, seed: int, speed: float, per_match: int = 5, say: Any = pri
             match_seed = seed * 1000 + n
             if board == "simulated":
                 result = play_match(base / f"match-{n}", rules, match_seed, length, wanted, rng, speed=speed,
-                                    start_up=start_up, run_time=run_time[rules] * length)
+                                    start_up=start_up, every=ENTRIES_PER_GAME // per_match)
             else:
                 result = play_on_virtual_board(base / f"match-{n}", rules, match_seed, wanted, rng, speed=speed)
             results.append(result)

@@ -28,10 +28,9 @@ def _kill_soak():  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(("rules", "seed", "length", "kills"), [("trictrac", 3, 1, 5), ("rally-hitting", 4, 1, 4)])
 def test_kill_and_restart_finishes_the_match(tmp_path: Path, rules: str, seed: int, length: int, kills: int) -> None:
     soak = _kill_soak()
-    start_up = soak.start_up_time()
-    # kills spread over about a second of play each: a few land in start-up, most in play
+    # a few kills land in start-up, most in play once the journal has grown by up to 2 * 12 entries
     result = soak.play_match(tmp_path, rules, seed, length, kills, random.Random(seed), speed=300.0,
-                             start_up=start_up, run_time=start_up + 0.3 * kills, timeout=90.0)
+                             start_up=soak.start_up_time(), every=12, timeout=90.0)
     assert result.problems == [], result
     assert result.finished and result.kills >= 2 and result.runs == result.kills + 1
     assert result.lost_or_doubled == 0 and result.warnings == 0
