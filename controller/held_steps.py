@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING
 from .held import Finished, SinceRoll, Undecided, finished_play, hit_undone, hits_shown, opponent_bar, run_settles
 from .next_roll_steps import ROLL_READ
 from .phases import HeldRoll, Moving
+from .recovery import finished_by_side
 from .rules.reach import MOVER
+from .rules.turn import TurnMap
 from .rules.values import BAR, CHECKERS
 from .steps_base import ControllerState
 from .tracking import Kind
@@ -37,6 +39,7 @@ class HeldSteps(ControllerState):
         def _keeps_to_plan(self, state: Moving, end: int | None) -> bool: ...
         def _guesses_shown(self, state: Moving, verdict: Verdict | None) -> bool: ...
         def _on_snapshot(self, time: float, reading: BoardReading) -> Output: ...
+        def _on_tick(self, time: float, fresh: bool = False) -> Output: ...
         def _next_roll_evidence(self, state: Moving, time: float) -> tuple[int | None, tuple[int, ...], tuple[int, ...]]: ...
         def _shown_after_next_roll(self, state: Moving, found: Finished, reading: BoardReading) -> Finished | None: ...
 
@@ -258,6 +261,33 @@ class HeldSteps(ControllerState):
             if finished is not None and self._keeps_to_plan(state, earlier):
                 return self._finish_held(time, state, finished, self._reading, shown=True)
         return None
+
+    def _recover_finished(self, time: float) -> Output | None:
+        """A wrong board has stood its grace time with the next roll held: when its mover's
+        side shows a complete play (``recovery.finished_by_side``), the mover had finished and
+        the wrong part is the next player's, so end the turn with that play and begin the next
+        with the held roll, which judges the board anew (and warns its player, not the mover);
+        None otherwise (trictrac 510000148 at 20x: Black's 13/8 24/23 made after its warned
+        move was put right, White's 6-1 thrown meanwhile and its wrong 8/2* 13/5 made at once:
+        Black warned, its roll never played, the game lost)."""
+        state = self._state
+        if not isinstance(state, Moving) or len(state.held) != 1 or self._reading is None:
+            return None  # (with more rolls held the held search reads runs of turns: its answer stands)
+        if not isinstance(state.turn.map, TurnMap):
+            return None
+        end = finished_by_side(state.turn.map, self._reading, state.turn.colour)
+        if end is None or not self._keeps_to_plan(state, end):
+            return None
+        since = self._alarm.wrong.since if self._alarm.wrong is not None else time
+        out = self._play_held_roll(time, state.turn.map.play_to(end))
+        wrong = self._alarm.wrong
+        if wrong is None or wrong.since <= since:
+            return out
+        # the board has stood wrong its grace time already: the next player is warned now
+        self._alarm.wrong = replace(wrong, since=since)
+        warned = self._on_tick(time, fresh=True)
+        return replace(warned, entries=out.entries + warned.entries, log=out.log + warned.log,
+                       turn=warned.turn or out.turn)
 
     def _finish_held(self, time: float, state: Moving, finished: Finished, reading: BoardReading,
                      shown: bool = False) -> Output:
