@@ -375,6 +375,24 @@ def test_quick_hands_leave_the_game_on_the_board(name: str, noise: float, speed:
     assert len(report.mismatches) <= misread, report.mismatches
 
 
+@pytest.mark.parametrize(("name", "seed"), [
+    ("trictrac", 510000148),  # lost from play 2
+    ("backgammon", 510000149),  # lost
+    ("rally-hitting", 510000040),  # lost
+])
+def test_a_wrong_move_of_the_next_player_after_a_play_put_right_is_its_own_at_20x(name: str, seed: int) -> None:
+    """All careless habits at 20x a person, noise 7.5, a wrong move tried every turn (the
+    sweeps of 2026-12-08): a warned move put right and the play finished while the next
+    player, its roll thrown, already tried a wrong move of its own; the mover was warned
+    again, its play never recorded, and the game lost for good.  The mover's side showing
+    one complete play ends its turn and the warning goes to the next player
+    (``controller.recovery``)."""
+    table, report = careless_table(name, seed, 7.5, 1.0, 20.0)
+    assert table.controller.match.winner() is not None and report.games == 1, report.mismatches[:3]
+    assert report.mismatches == [] and report.false_warnings == []
+    assert report.attempts_warned == report.illegal_attempts
+
+
 @pytest.mark.parametrize(("name", "seed", "misread"), [
     ("rally-hitting", 386111583, 1),  # seven turns between two boards, the first's blot handed over
     ("rally-hitting", 386511595, 2),
