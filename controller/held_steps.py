@@ -275,7 +275,7 @@ class HeldSteps(ControllerState):
             return None  # (with more rolls held the held search reads runs of turns: its answer stands)
         if not isinstance(state.turn.map, TurnMap):
             return None
-        end = finished_by_side(state.turn.map, self._reading, state.turn.colour)
+        end = finished_by_side(state.turn.tracker, self._reading)
         if end is None or not self._keeps_to_plan(state, end):
             return None
         since = self._alarm.wrong.since if self._alarm.wrong is not None else time

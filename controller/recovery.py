@@ -4,30 +4,17 @@ nearest legal explanation before the board is guided back.
 Fast hands make boards no held roll's search explains: the mover puts a warned move right
 and finishes while the next player, who threw at once, is already making a wrong move of
 its own.  The mover's side then shows a complete play (its blots perhaps hit since) and
-the wrong part is the next player's.  Pure: a turn map and a board reading in, a complete
-board out.
+the wrong part is the next player's.  Pure: a turn's tracker and a board reading in, a
+complete board out.
 """
 
 from __future__ import annotations
 
-from .rules.turn import TurnMap
-from .rules.values import BAR, CHECKERS, Colour
-from .tracking import BoardReading
+from .rules.values import CHECKERS
+from .tracking import BoardReading, Tracker
 
 
-def hit_since(done: tuple[int, ...], now: tuple[int, ...]) -> int | None:
-    """How many of side ``done``'s blots side ``now`` shows hit since (on the bar or pool,
-    all else the same); None when ``now`` is not ``done`` so changed."""
-    hits = 0
-    for point in range(1, BAR):
-        if now[point] != done[point]:
-            if done[point] != 1 or now[point] != 0:
-                return None
-            hits += 1
-    return hits if now[0] == done[0] and now[BAR] == done[BAR] + hits else None
-
-
-def finished_by_side(turn_map: TurnMap, reading: BoardReading, mover: Colour) -> int | None:
+def finished_by_side(turn: Tracker, reading: BoardReading) -> int | None:
     """The one complete board whose mover's side ``reading`` shows (its blots perhaps hit
     since by the next player), every zone read, every checker of the mover's on the board and
     its side not as the turn began (a play whose every checker was hit back shows nothing);
@@ -38,13 +25,16 @@ def finished_by_side(turn_map: TurnMap, reading: BoardReading, mover: Colour) ->
     19 for its own 1-3, would have been taken for pool/19*/15*)."""
     if reading.unreadable or reading.mixed or reading.overfull or reading.foreign:
         return None
-    now = reading.side(mover)
+    now = reading.side(turn.mover)
     if sum(now) != CHECKERS:
         return None  # a checker of the mover's in a hand: its play may not be done
-    if now == turn_map.sides_of(turn_map.start)[0]:
+    if now == turn.map.sides_of(turn.map.start)[0]:
         return None  # nothing of the play shown: a play entering only blots hit since is no explanation
-    found = [key for key in turn_map.complete_keys() if hit_since(turn_map.sides_of(key)[0], now) is not None]
+    # with every checker of the mover's on the board, the complete boards it may have come
+    # from with only its blots gone since are those whose blots the next player hit, on the
+    # bar or pool now (``CompleteBoards.finished_before``: none moved on by the mover later)
+    found = turn.reach.complete.finished_before(turn.key(reading), CHECKERS, mover_later=False)
     return found[0] if len(found) == 1 else None
 
 
-__all__ = ["finished_by_side", "hit_since"]
+__all__ = ["finished_by_side"]

@@ -11,10 +11,22 @@ from scenario_kit import B, W, opened
 from strategies import turns
 
 from controller.machine import Phase
-from controller.recovery import finished_by_side, hit_since
+from controller.recovery import finished_by_side
 from controller.rules.values import BAR
-from controller.tracking import BoardReading
+from controller.tracking import BoardReading, Tracker
 from hal.interfaces import Button
+
+
+def hit_since(done: tuple[int, ...], now: tuple[int, ...]) -> int | None:
+    """The oracle: how many of side ``done``'s blots side ``now`` shows hit since (on the bar
+    or pool, all else the same); None when ``now`` is not ``done`` so changed."""
+    hits = 0
+    for point in range(1, BAR):
+        if now[point] != done[point]:
+            if done[point] != 1 or now[point] != 0:
+                return None
+            hits += 1
+    return hits if now[0] == done[0] and now[BAR] == done[BAR] + hits else None
 
 
 def reading_of(turn_map, key: int, hits: tuple[int, ...] = ()) -> BoardReading:  # type: ignore[no-untyped-def]
@@ -35,6 +47,7 @@ def test_the_complete_play_a_side_shows_is_found_blots_hit_or_not(turn, data) ->
     that complete board when no other fits, else none; a board whose mover's side no complete
     play has gives none."""
     turn_map = turn[3]
+    tracker = Tracker(turn_map)
     ends = list(turn_map.complete_keys())
     if not ends:
         return
@@ -43,7 +56,7 @@ def test_the_complete_play_a_side_shows_is_found_blots_hit_or_not(turn, data) ->
     blots = [p for p in range(1, BAR) if mine[p] == 1]
     hits = tuple(data.draw(st.lists(st.sampled_from(blots), unique=True, max_size=2))) if blots else ()
     reading = reading_of(turn_map, key, hits)
-    found = finished_by_side(turn_map, reading, turn_map.mover)
+    found = finished_by_side(tracker, reading)
     if reading.side(turn_map.mover) == turn_map.sides_of(turn_map.start)[0]:
         assert found is None  # the play's checkers all hit back (or no move): nothing shown
         return
@@ -66,10 +79,10 @@ def test_the_complete_play_a_side_shows_is_found_blots_hit_or_not(turn, data) ->
         wrong[back[0]] += 1
         if not any(hit_since(turn_map.sides_of(k)[0], tuple(wrong)) is not None for k in ends):
             other = {turn_map.mover: tuple(wrong), turn_map.mover.opponent: theirs}
-            assert finished_by_side(turn_map, BoardReading(other[W], other[B]), turn_map.mover) is None
+            assert finished_by_side(tracker, BoardReading(other[W], other[B])) is None
 
 
-def test_hit_since_counts_blots_on_the_bar_and_nothing_else() -> None:
+def test_the_oracle_counts_blots_on_the_bar_and_nothing_else() -> None:
     done = (0,) * 6 + (5, 1, 3) + (0,) * 4 + (5,) + (0,) * 10 + (1, 0)
     hit = list(done)
     hit[7], hit[BAR] = 0, 1
